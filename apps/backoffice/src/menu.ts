@@ -1,0 +1,19 @@
+import { BACKOFFICE_MENU, type TMenuEntry } from '@broker/contracts/permissions';
+import { routerPath } from './lib/redirect';
+
+/** Menu entries the staff member may open, in menu order. */
+export function visibleMenu(permissions: readonly string[]): TMenuEntry[] {
+  return BACKOFFICE_MENU.filter((entry) => permissions.includes(entry.permission));
+}
+
+/** The menu entry a router path belongs to (the longest matching path). */
+export function menuEntryFor(pathname: string): TMenuEntry | undefined {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  let best: TMenuEntry | undefined;
+  for (const entry of BACKOFFICE_MENU) {
+    const base = routerPath(entry.path);
+    const matches = base === '/' ? path === '/' : path === base || path.startsWith(`${base}/`);
+    if (matches && (!best || base.length > routerPath(best.path).length)) best = entry;
+  }
+  return best;
+}

@@ -1,0 +1,134 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import client from 'prom-client';
+import type { TConfig } from './config';
+import { openDatabase, type TDatabase } from './db/database';
+import { migrate } from './db/migrate';
+import type { TServices } from './http/context';
+import { registerGateway } from './http/gateway';
+import { loadServerCatalogs } from './i18n';
+import { handlers } from './modules/handlers';
+import { registerPages } from './modules/pages/pages';
+import { TenantResolver } from './modules/tenancy/tenancy';
+import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
+
+export interface TApp {
+  app: FastifyInstance;
+  services: TServices;
+  close(): Promise<void>;
+}
+
+/** Builds the whole server: database and migrations, gateway, pages, health and metrics. */
+export async function buildApp(config: TConfig, options: { database?: TDatabase } = {}): Promise<TApp> {
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            ...(process.stdout.isTTY && config.NODE_ENV !== 'production'
+              ? { transport: { target: 'pino-pretty' } }
+              : {}),
+          },
+    trustProxy: true,
+    bodyLimit: 1_048_576,
+    disableRequestLogging: config.NODE_ENV === 'test',
+  });
+  const database =
+    options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  await migrate(database);
+  await loadServerCatalogs();
+
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 })
+    : null;
+  if (redis) await redis.connect();
+
+  const tenants = new TenantResolver(database.db);
+  const services: TServices = {
+    config,
+    database,
+    rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    resolveTenant: (input) => tenants.resolve(input),
+    redisStatus: async () => {
+      if (!redis) return 'absent';
+      try {
+        return (await redis.ping()) === 'PONG' ? 'ok' : 'down';
+      } catch {
+        return 'down';
+      }
+    },
+  };
+
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const httpDuration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'not-found',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyCompress, { threshold: 1024 });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    return payload;
+  });
+
+  const started = Date.now();
+  app.get('/HealthCheck/Get', async (_request, reply) => {
+    const check = async (probe: () => Promise<void>) => {
+      const t0 = performance.now();
+      try {
+        await probe();
+        return { status: 'ok' as const, latencyMs: Math.round((performance.now() - t0) * 100) / 100 };
+      } catch (error) {
+        return { status: 'down' as const, error: String(error).slice(0, 200) };
+      }
+    };
+    const db = await check(() => database.ping());
+    const redisStatus = await services.redisStatus();
+    const healthy = db.status === 'ok' && redisStatus !== 'down';
+    return reply.code(healthy ? 200 : 503).send({
+      status: healthy ? 'ok' : 'unavailable',
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+      parts: {
+        database: { ...db, kind: database.kind },
+        redis: { status: redisStatus },
+        engine: { status: 'ok' },
+      },
+    });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
+
+  registerGateway(app, services, handlers);
+  await registerPages(app, services);
+
+  return {
+    app,
+    services,
+    close: async () => {
+      await app.close();
+      await redis?.quit().catch(() => undefined);
+      if (!options.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+const ZConfig = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Absent: embedded PGlite with data under DATA_DIR. `memory://` keeps PGlite in memory (tests). */
+  DATABASE_URL: z
+    .string()
+    .refine(
+      (v) => /^(postgres(ql)?|memory):\/\//.test(v),
+      'must start with postgres://, postgresql:// or memory://',
+    )
+    .optional(),
+  DATA_DIR: z.string().default('./data'),
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public address printed at start and used in links; defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Password of the seeded platform administrator; generated and printed when absent. */
+  ADMIN_PASSWORD: z.string().min(12).optional(),
+  /** Seed demo data (a demo trader) on an empty database. */
+  SEED_DEMO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Marks cookies Secure; on by default in production behind TLS. */
+  COOKIE_SECURE: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** Directory of the built web and back-office apps. */
+  WEB_DIST: z.string().default('apps/web/dist'),
+  BACKOFFICE_DIST: z.string().default('apps/backoffice/dist'),
+});
+
+export type TConfig = z.infer<typeof ZConfig>;
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; throws ConfigError with one line per bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZConfig.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TConfig } from '../config';
+import type { TDatabase } from '../db/database';
+import type { TSession } from '../modules/identity/sessions';
+import type { TStaffProfile } from '../modules/identity/staff';
+import type { TTenant } from '../modules/tenancy/tenancy';
+import type { TRateLimiter } from '../rate-limit';
+
+/** What the server's parts share; built once at start. */
+export interface TServices {
+  config: TConfig;
+  database: TDatabase;
+  rateLimiter: TRateLimiter;
+  resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
+  redisStatus(): Promise<'ok' | 'down' | 'absent'>;
+}
+
+/** One gateway call. */
+export interface TCallContext {
+  services: TServices;
+  tenant: TTenant;
+  locale: string;
+  ip: string;
+  userAgent: string | null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The trader session, when the call carries a valid one. */
+  userSession: TSession | null;
+  /** The staff member, when the call carries a valid staff session. */
+  staff: TStaffProfile | null;
+  staffSession: TSession | null;
+}
+
+export const COOKIE = {
+  userToken: 'token',
+  userInfo: 'userInfo',
+  userCsrf: 'csrf',
+  staffToken: 'admin_token',
+  staffCsrf: 'admin_csrf',
+} as const;

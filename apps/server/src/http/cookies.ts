@@ -1,0 +1,36 @@
+import type { FastifyReply } from 'fastify';
+import type { TSession } from '../modules/identity/sessions';
+import { COOKIE } from './context';
+
+function base(secure: boolean, expires: Date) {
+  return { path: '/', sameSite: 'lax' as const, secure, expires };
+}
+
+/** Session cookie (HttpOnly) plus the readable CSRF cookie; traders also get the user-info cookie. */
+export function setSessionCookies(
+  reply: FastifyReply,
+  {
+    token,
+    session,
+    secure,
+    displayName,
+  }: { token: string; session: TSession; secure: boolean; displayName?: string },
+) {
+  const expires = session.absoluteExpiresAt;
+  if (session.subjectKind === 'user') {
+    reply.setCookie(COOKIE.userToken, token, { ...base(secure, expires), httpOnly: true });
+    reply.setCookie(COOKIE.userCsrf, session.csrfToken, base(secure, expires));
+    reply.setCookie(COOKIE.userInfo, JSON.stringify({ name: displayName ?? '' }), base(secure, expires));
+  } else {
+    reply.setCookie(COOKIE.staffToken, token, { ...base(secure, expires), httpOnly: true });
+    reply.setCookie(COOKIE.staffCsrf, session.csrfToken, base(secure, expires));
+  }
+}
+
+export function clearSessionCookies(reply: FastifyReply, kind: 'user' | 'staff') {
+  const names =
+    kind === 'user'
+      ? [COOKIE.userToken, COOKIE.userCsrf, COOKIE.userInfo]
+      : [COOKIE.staffToken, COOKIE.staffCsrf];
+  for (const name of names) reply.clearCookie(name, { path: '/' });
+}

@@ -1,0 +1,67 @@
+import { AppError, AppErrorCode, httpStatusFor, SUCCESS_CODE } from '@broker/domain/result-codes';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { serverTranslator } from '../i18n';
+
+export function sendData(reply: FastifyReply, data: unknown, locale: string) {
+  return reply.code(200).send({
+    code: SUCCESS_CODE,
+    success: true,
+    data,
+    errorCode: SUCCESS_CODE,
+    message: serverTranslator(locale)('common.ok'),
+  });
+}
+
+/** Maps zod issues to field -> translation key (`validation.*`). */
+export function fieldProblems(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join('.') || '_';
+    if (fields[field]) continue;
+    let key = 'validation.invalid';
+    if (/^[a-zA-Z]+$/.test(issue.message) && issue.code === 'custom') key = `validation.${issue.message}`;
+    else if (
+      issue.code === 'invalid_format' &&
+      /^[a-zA-Z]+$/.test(issue.message) &&
+      !issue.message.includes(' ')
+    )
+      key = `validation.${issue.message}`;
+    else if (issue.code === 'too_small')
+      key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooShort';
+    else if (issue.code === 'too_big') key = 'validation.tooLong';
+    else if (issue.code === 'invalid_type' && issue.input === undefined) key = 'validation.required';
+    else if (issue.code === 'invalid_format' && issue.format === 'email') key = 'validation.email';
+    fields[field] = key;
+  }
+  return fields;
+}
+
+export function sendError(reply: FastifyReply, error: unknown, locale: string) {
+  const t = serverTranslator(locale);
+  if (error instanceof z.ZodError) {
+    const fields = fieldProblems(error);
+    const code = AppErrorCode.VALIDATION_FAILED;
+    return reply.code(httpStatusFor(code)).send({
+      code,
+      success: false,
+      data: null,
+      errorCode: code,
+      message: t(`errors.${code}`),
+      messageKey: `errors.${code}`,
+      fields: Object.fromEntries(Object.entries(fields).map(([f, key]) => [f, t(key)])),
+    });
+  }
+  const appError =
+    error instanceof AppError ? error : new AppError(AppErrorCode.INTERNAL, undefined, String(error));
+  if (!(error instanceof AppError)) reply.log.error({ err: error }, 'unhandled error');
+  const code = appError.code;
+  return reply.code(httpStatusFor(code)).send({
+    code,
+    success: false,
+    data: null,
+    errorCode: code,
+    message: t(`errors.${code}`, appError.details),
+    messageKey: `errors.${code}`,
+  });
+}

@@ -1,0 +1,134 @@
+import { CSRF_HEADER, HOSTSPECIFIC_FIELD, ROUTES_HEADER } from '@broker/contracts/envelope';
+import { routeByName, routeList, type TRouteDefinition, type TRouteName } from '@broker/contracts/routes';
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { requestLocale } from '../i18n';
+import { findSession, type TSession } from '../modules/identity/sessions';
+import { staffProfile } from '../modules/identity/staff';
+import type { TTenant } from '../modules/tenancy/tenancy';
+import { COOKIE, type TCallContext, type TServices } from './context';
+import { sendData, sendError } from './envelope';
+
+export type THandler<N extends TRouteName = TRouteName> = (
+  input: z.infer<typeof import('@broker/contracts/routes').routeCatalogue[N]['input']>,
+  ctx: TCallContext,
+) => Promise<z.input<typeof import('@broker/contracts/routes').routeCatalogue[N]['output']>>;
+
+/** Every route of the catalogue must have a handler: the type makes a missing one a compile error. */
+export type THandlers = { [N in TRouteName]: THandler<N> };
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Rejects cross-site state changes: a foreign Origin, or a cookie session call without its CSRF token. */
+function checkCsrf(request: FastifyRequest, route: TRouteDefinition, session: TSession | null) {
+  if (!route.mutates) return;
+  const origin = headerValue(request, 'origin');
+  if (origin && origin !== 'null') {
+    let originHost = '';
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new AppError(AppErrorCode.CSRF_REJECTED);
+    }
+    if (originHost !== request.headers.host) throw new AppError(AppErrorCode.CSRF_REJECTED);
+  }
+  if (session && headerValue(request, CSRF_HEADER) !== session.csrfToken)
+    throw new AppError(AppErrorCode.CSRF_REJECTED);
+}
+
+async function sessionFromCookie(
+  services: TServices,
+  request: FastifyRequest,
+  cookie: string,
+  kind: 'user' | 'staff',
+  tenant: TTenant,
+): Promise<TSession | null> {
+  const token = request.cookies[cookie];
+  if (!token) return null;
+  return findSession({ db: services.database.db, token, subjectKind: kind, tenantId: tenant.id });
+}
+
+export function registerGateway(app: FastifyInstance, services: TServices, handlers: THandlers) {
+  const dispatch = async (route: TRouteDefinition, request: FastifyRequest, reply: FastifyReply) => {
+    const locale = requestLocale(request.headers, request.cookies);
+    try {
+      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<
+        string,
+        unknown
+      >;
+      const { [HOSTSPECIFIC_FIELD]: hostspecific, ...input } = body;
+      const tenant = await services.resolveTenant({
+        host: request.headers.host,
+        hostspecific: typeof hostspecific === 'string' && hostspecific ? hostspecific : undefined,
+      });
+      const [userSession, staffSession] = await Promise.all([
+        sessionFromCookie(services, request, COOKIE.userToken, 'user', tenant),
+        sessionFromCookie(services, request, COOKIE.staffToken, 'staff', tenant),
+      ]);
+      const staff = staffSession
+        ? await staffProfile({
+            db: services.database.db,
+            staffId: staffSession.subjectId,
+            tenantId: tenant.id,
+          })
+        : null;
+      const access = route.access;
+      if (access.kind === 'user' && !userSession) throw new AppError(AppErrorCode.TOKEN_INVALID);
+      if (access.kind === 'staff') {
+        if (!staff) throw new AppError(AppErrorCode.TOKEN_INVALID);
+        if (access.permission && !staff.permissions.includes(access.permission))
+          throw new AppError(AppErrorCode.FORBIDDEN);
+      }
+      const sessionInUse =
+        access.kind === 'staff' || route.path.startsWith('/api/v1/admin/') ? staffSession : userSession;
+      checkCsrf(request, route, sessionInUse);
+      const ctx: TCallContext = {
+        services,
+        tenant,
+        locale,
+        ip: request.ip,
+        userAgent: headerValue(request, 'user-agent') ?? null,
+        request,
+        reply,
+        userSession,
+        staff,
+        staffSession,
+      };
+      const parsed = route.input.parse(input);
+      const handler = handlers[route.name as TRouteName] as (
+        input: unknown,
+        ctx: TCallContext,
+      ) => Promise<unknown>;
+      const output = route.output.parse(await handler(parsed, ctx));
+      return sendData(reply, output, locale);
+    } catch (error) {
+      return sendError(reply, error, locale);
+    }
+  };
+
+  for (const route of routeList) {
+    app.post(route.path, (request, reply) => dispatch(route, request, reply));
+  }
+  app.post('/gateway', (request, reply) => {
+    const name = headerValue(request, ROUTES_HEADER) ?? '';
+    const route = routeByName(name);
+    if (!route)
+      return sendError(
+        reply,
+        new AppError(AppErrorCode.ROUTE_NOT_FOUND, { route: name.slice(0, 60) }),
+        requestLocale(request.headers, request.cookies),
+      );
+    return dispatch(route, request, reply);
+  });
+  app.all('/api/*', (request, reply) =>
+    sendError(
+      reply,
+      new AppError(AppErrorCode.ROUTE_NOT_FOUND, { route: request.url.slice(0, 80) }),
+      requestLocale(request.headers, request.cookies),
+    ),
+  );
+}

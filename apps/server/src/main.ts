@@ -1,0 +1,56 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { seed } from './seed';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const { app, services, close } = await buildApp(config);
+  const seeded = await seed(config, services.database);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const base = config.PUBLIC_URL ?? `http://localhost:${port}`;
+  const lines = [
+    '',
+    '  Broker platform is running',
+    `  Portal         ${base}/`,
+    `  Back office    ${base}/admin`,
+    `  Health         ${base}/HealthCheck/Get`,
+    `  Database       ${services.database.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR}/pglite)` : 'PostgreSQL server'}`,
+    `  Redis          ${config.REDIS_URL ? 'connected' : 'not configured (single instance)'}`,
+    '',
+    `  Back-office administrator   ${seeded.adminUsername} / ${seeded.adminPassword ?? '(set on first start; see data/initial-admin-password or ADMIN_PASSWORD)'}`,
+    ...(seeded.demoTrader
+      ? [`  Demo trader                 ${seeded.demoTrader.email} / ${seeded.demoTrader.password}`]
+      : []),
+    '',
+  ];
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+void main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

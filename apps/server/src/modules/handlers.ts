@@ -1,0 +1,150 @@
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { groupedCountries } from '@broker/i18n/countries';
+import { isLocaleCode, LOCALES } from '@broker/i18n/locales';
+import { sql } from 'kysely';
+import { COOKIE } from '../http/context';
+import { clearSessionCookies, setSessionCookies } from '../http/cookies';
+import type { THandlers } from '../http/gateway';
+import { recordAudit } from './audit/audit';
+import { revokeSession } from './identity/sessions';
+import { signIn } from './identity/sign-in';
+import { staffProfile } from './identity/staff';
+import { userProfile } from './identity/users';
+import { legalDocument } from './pages/legal';
+
+const LOGIN_LIMIT_PER_MINUTE = 20;
+
+async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: string) {
+  const allowed = await ctx.services.rateLimiter.hit(
+    `login:${scope}:${ctx.ip}`,
+    LOGIN_LIMIT_PER_MINUTE,
+    60_000,
+  );
+  if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+}
+
+const secureCookies = (ctx: Parameters<THandlers['login']>[1]) =>
+  ctx.services.config.COOKIE_SECURE ?? ctx.request.protocol === 'https';
+
+export const handlers: THandlers = {
+  countrylist: async (input, ctx) =>
+    groupedCountries(input.list ?? (ctx.locale.startsWith('zh') ? 'zh' : 'en')),
+
+  localelist: async () => LOCALES.map(({ code, iso, name, file }) => ({ code, iso, name, file })),
+
+  legaldoc: async (input) => legalDocument(isLocaleCode(input.lang) ? input.lang : 'en', input.name),
+
+  login: async (input, ctx) => {
+    await throttleLogin(ctx, 'user');
+    const db = ctx.services.database.db;
+    const { token, session, subjectId } = await signIn({
+      db,
+      tenantId: ctx.tenant.id,
+      subjectKind: 'user',
+      login: input.email,
+      password: input.password,
+      userAgent: ctx.userAgent,
+      ip: ctx.ip,
+    });
+    const user = await userProfile({ db, userId: subjectId, tenantId: ctx.tenant.id });
+    if (!user) throw new AppError(AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG);
+    setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx), displayName: user.name });
+    return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), user };
+  },
+
+  logout: async (_input, ctx) => {
+    const token = ctx.request.cookies[COOKIE.userToken];
+    if (token && ctx.userSession) {
+      await revokeSession({ db: ctx.services.database.db, token });
+      await recordAudit(ctx.services.database.db, {
+        tenantId: ctx.tenant.id,
+        actorKind: 'user',
+        actorId: ctx.userSession.subjectId,
+        action: 'user.signout',
+        ip: ctx.ip,
+      });
+    }
+    clearSessionCookies(ctx.reply, 'user');
+    return { ok: true as const };
+  },
+
+  userinfo: async (_input, ctx) => {
+    const user = await userProfile({
+      db: ctx.services.database.db,
+      userId: ctx.userSession!.subjectId,
+      tenantId: ctx.tenant.id,
+    });
+    if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
+    return user;
+  },
+
+  adminlogin: async (input, ctx) => {
+    await throttleLogin(ctx, 'staff');
+    const db = ctx.services.database.db;
+    const { token, session, subjectId } = await signIn({
+      db,
+      tenantId: ctx.tenant.id,
+      subjectKind: 'staff',
+      login: input.username,
+      password: input.password,
+      userAgent: ctx.userAgent,
+      ip: ctx.ip,
+    });
+    const staff = await staffProfile({ db, staffId: subjectId, tenantId: ctx.tenant.id });
+    if (!staff) throw new AppError(AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG);
+    setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx) });
+    return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), staff };
+  },
+
+  adminlogout: async (_input, ctx) => {
+    const token = ctx.request.cookies[COOKIE.staffToken];
+    if (token && ctx.staffSession) {
+      await revokeSession({ db: ctx.services.database.db, token });
+      await recordAudit(ctx.services.database.db, {
+        tenantId: ctx.tenant.id,
+        actorKind: 'staff',
+        actorId: ctx.staffSession.subjectId,
+        action: 'staff.signout',
+        ip: ctx.ip,
+      });
+    }
+    clearSessionCookies(ctx.reply, 'staff');
+    return { ok: true as const };
+  },
+
+  adminme: async (_input, ctx) => ({ ...ctx.staff!, csrfToken: ctx.staffSession!.csrfToken }),
+
+  adminoverview: async (_input, ctx) => {
+    const db = ctx.services.database.db;
+    const tenantId = ctx.tenant.id;
+    const count = async (query: Promise<{ n: string | number | bigint } | undefined>) =>
+      Number((await query)?.n ?? 0);
+    const startOfDay = new Date();
+    startOfDay.setUTCHours(0, 0, 0, 0);
+    return {
+      tenants: await count(db.selectFrom('tenants').select(sql<number>`count(*)`.as('n')).executeTakeFirst()),
+      users: await count(
+        db
+          .selectFrom('users')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('tenant_id', '=', tenantId)
+          .executeTakeFirst(),
+      ),
+      staff: await count(
+        db
+          .selectFrom('staff')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('tenant_id', '=', tenantId)
+          .executeTakeFirst(),
+      ),
+      pageViewsToday: await count(
+        db
+          .selectFrom('page_views')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('tenant_id', '=', tenantId)
+          .where('created_at', '>=', startOfDay)
+          .executeTakeFirst(),
+      ),
+    };
+  },
+};

@@ -1,0 +1,128 @@
+import type { TDb } from '../../db/database';
+import { newToken, sha256 } from '../../ids';
+
+export type TSubjectKind = 'user' | 'staff';
+
+export interface TSessionPolicy {
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
+
+/** Traders stay signed in for a week of inactivity, 30 days at most; staff for 30 minutes and 12 hours. */
+export const SESSION_POLICIES: Record<TSubjectKind, TSessionPolicy> = {
+  user: { idleSeconds: 7 * 24 * 3600, absoluteSeconds: 30 * 24 * 3600 },
+  staff: { idleSeconds: 30 * 60, absoluteSeconds: 12 * 3600 },
+};
+
+export interface TSession {
+  tokenHash: string;
+  tenantId: string;
+  subjectKind: TSubjectKind;
+  subjectId: string;
+  csrfToken: string;
+  absoluteExpiresAt: Date;
+}
+
+export async function createSession({
+  db,
+  tenantId,
+  subjectKind,
+  subjectId,
+  userAgent,
+  ip,
+  now = new Date(),
+}: {
+  db: TDb;
+  tenantId: string;
+  subjectKind: TSubjectKind;
+  subjectId: string;
+  userAgent: string | null;
+  ip: string | null;
+  now?: Date;
+}): Promise<{ token: string; session: TSession }> {
+  const token = newToken();
+  const policy = SESSION_POLICIES[subjectKind];
+  const session: TSession = {
+    tokenHash: sha256(token),
+    tenantId,
+    subjectKind,
+    subjectId,
+    csrfToken: newToken(),
+    absoluteExpiresAt: new Date(now.getTime() + policy.absoluteSeconds * 1000),
+  };
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: session.tokenHash,
+      tenant_id: tenantId,
+      subject_kind: subjectKind,
+      subject_id: subjectId,
+      csrf_token: session.csrfToken,
+      user_agent: userAgent?.slice(0, 400) ?? null,
+      ip,
+      created_at: now,
+      last_seen_at: now,
+      idle_expires_at: new Date(now.getTime() + policy.idleSeconds * 1000),
+      absolute_expires_at: session.absoluteExpiresAt,
+    })
+    .execute();
+  return { token, session };
+}
+
+/**
+ * The live session of a token, sliding its idle expiry (written at most once a minute); null when
+ * missing, revoked, expired, of another kind, or of another broker.
+ */
+export async function findSession({
+  db,
+  token,
+  subjectKind,
+  tenantId,
+  now = new Date(),
+}: {
+  db: TDb;
+  token: string;
+  subjectKind: TSubjectKind;
+  tenantId: string;
+  now?: Date;
+}): Promise<TSession | null> {
+  if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at || row.subject_kind !== subjectKind || row.tenant_id !== tenantId) return null;
+  if (row.idle_expires_at <= now || row.absolute_expires_at <= now) return null;
+  if (now.getTime() - new Date(row.last_seen_at).getTime() > 60_000) {
+    const idle = new Date(now.getTime() + SESSION_POLICIES[subjectKind].idleSeconds * 1000);
+    await db
+      .updateTable('sessions')
+      .set({
+        last_seen_at: now,
+        idle_expires_at: idle < row.absolute_expires_at ? idle : row.absolute_expires_at,
+      })
+      .where('token_hash', '=', row.token_hash)
+      .execute();
+  }
+  return {
+    tokenHash: row.token_hash,
+    tenantId: row.tenant_id,
+    subjectKind: row.subject_kind,
+    subjectId: row.subject_id,
+    csrfToken: row.csrf_token,
+    absoluteExpiresAt: row.absolute_expires_at,
+  };
+}
+
+export async function revokeSession({
+  db,
+  token,
+  now = new Date(),
+}: {
+  db: TDb;
+  token: string;
+  now?: Date;
+}): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('token_hash', '=', sha256(token)).execute();
+}

@@ -1,0 +1,50 @@
+import type { TDb } from '../../db/database';
+import { newId } from '../../ids';
+import { hashPassword } from './passwords';
+
+export async function userProfile({ db, userId, tenantId }: { db: TDb; userId: string; tenantId: string }) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'display_name', 'status'])
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  if (user?.status !== 'active') return null;
+  return { userId: user.id, name: user.display_name, email: user.email };
+}
+
+/** Seeds the demo trader on an empty broker; the identity issue adds real registration. */
+export async function ensureDemoTrader({
+  db,
+  tenantId,
+  email,
+  password,
+  name,
+}: {
+  db: TDb;
+  tenantId: string;
+  email: string;
+  password: string;
+  name: string;
+}): Promise<boolean> {
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (existing) return false;
+  await db
+    .insertInto('users')
+    .values({
+      id: newId(),
+      tenant_id: tenantId,
+      email,
+      password_hash: await hashPassword(password),
+      display_name: name,
+      country_code: null,
+      locked_until: null,
+    })
+    .execute();
+  return true;
+}

@@ -1,0 +1,48 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { TConfig } from './config';
+import type { TDatabase } from './db/database';
+import { strongPassword } from './ids';
+import { ensureAdministrator } from './modules/identity/staff';
+import { ensureDemoTrader } from './modules/identity/users';
+import { ensureDefaultTenant } from './modules/tenancy/tenancy';
+
+export const ADMIN_USERNAME = 'admin';
+export const DEMO_TRADER = { email: 'demo@example.com', password: 'Demo2026!', name: 'Demo Trader' };
+
+export interface TSeedResult {
+  adminUsername: string;
+  /** Known when it was generated on this machine or given by ADMIN_PASSWORD. */
+  adminPassword: string | null;
+  demoTrader: typeof DEMO_TRADER | null;
+}
+
+/**
+ * The first start creates the default broker, its administrator (strong random password, kept in
+ * DATA_DIR/initial-admin-password so later starts can print it again) and the demo trader.
+ */
+export async function seed(config: TConfig, database: TDatabase): Promise<TSeedResult> {
+  const tenant = await ensureDefaultTenant({ db: database.db, name: 'Demo Broker' });
+  const passwordFile = join(resolve(config.DATA_DIR), 'initial-admin-password');
+  let password =
+    config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);
+  const generated = password === null;
+  password ??= strongPassword(20);
+  const created = await ensureAdministrator({
+    db: database.db,
+    tenantId: tenant.id,
+    username: ADMIN_USERNAME,
+    password,
+  });
+  if (created && generated) {
+    mkdirSync(resolve(config.DATA_DIR), { recursive: true });
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
+  const knownPassword = created || !generated ? password : null;
+  let demoTrader: typeof DEMO_TRADER | null = null;
+  if (config.SEED_DEMO) {
+    await ensureDemoTrader({ db: database.db, tenantId: tenant.id, ...DEMO_TRADER });
+    demoTrader = DEMO_TRADER;
+  }
+  return { adminUsername: ADMIN_USERNAME, adminPassword: knownPassword, demoTrader };
+}

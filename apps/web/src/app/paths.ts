@@ -1,0 +1,38 @@
+/** One typed registry of the portal's pages: the router and the menus read it. */
+export const PERSONAL_CENTER_SECTIONS = [
+  'account',
+  'deposit',
+  'withdrawal',
+  'history',
+  'platform',
+  'setting',
+  'financial',
+] as const;
+export type TPersonalCenterSection = (typeof PERSONAL_CENTER_SECTIONS)[number];
+
+export const paths = {
+  home: (lang: string) => `/${lang}`,
+  qrcode: (lang: string) => `/${lang}/qrcodePage`,
+  privacy: (lang: string) => `/${lang}/h5/privacy`,
+  privacyGoogle: (lang: string) => `/${lang}/h5/privacy-google`,
+  terms: (lang: string) => `/${lang}/h5/termsofuse`,
+  login: (lang: string, redirect?: string) =>
+    `/${lang}/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`,
+  personalCenter: (lang: string, section: TPersonalCenterSection | 'account/create' | 'account/success') =>
+    `/${lang}/personalCenter/${section}`,
+  error: (lang: string) => `/${lang}/error`,
+};
+
+/** The side-menu entry active for a personal-centre path: account also for its create and success pages. */
+export function activeSection(pathname: string): TPersonalCenterSection | null {
+  const match = pathname.match(/\/personalCenter\/([^/?#]+)/);
+  const section = match?.[1];
+  return PERSONAL_CENTER_SECTIONS.find((s) => s === section) ?? null;
+}
+
+/** Replaces the language segment of a path (spec 2.3 language switch). */
+export function switchLanguagePath(pathname: string, lang: string): string {
+  const parts = pathname.split('/');
+  parts[1] = lang;
+  return parts.join('/') || `/${lang}`;
+}

@@ -1,0 +1,122 @@
+import type { TWebHost } from '@broker/contracts/web-host';
+import { isLocaleCode } from '@broker/i18n/locales';
+import { data, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary';
+import { HomePage } from '../features/home/HomePage';
+import { userInfoFromCookie } from '../lib/cookies';
+import { LangLayout } from './LangLayout';
+import { PublicLayout } from './PublicLayout';
+
+/** Present on the server (the renderer's request context); undefined in the browser. */
+export interface TLoaderContext {
+  host: TWebHost;
+}
+
+function serverContext(context: unknown): TLoaderContext | null {
+  return context && typeof context === 'object' && 'host' in context ? (context as TLoaderContext) : null;
+}
+
+function langLoader({ params }: LoaderFunctionArgs) {
+  if (!isLocaleCode(params.lang)) throw data({ notFound: true }, { status: 404 });
+  return null;
+}
+
+/** The auth middleware: an anonymous visitor of the personal centre goes to sign-in with a return address. */
+async function personalCenterLoader({ request, params, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const server = serverContext(context);
+  const user = server ? await server.host.currentUser(request) : userInfoFromCookie();
+  if (!user)
+    throw redirect(`/${params.lang}/login?redirect=${encodeURIComponent(url.pathname + url.search)}`);
+  return { user };
+}
+
+function notFound(): never {
+  throw data({ notFound: true }, { status: 404 });
+}
+
+const lazyPage = (load: () => Promise<{ Component: RouteObject['Component'] }>) => async () => {
+  const { Component } = await load();
+  return { Component };
+};
+
+export const routes: RouteObject[] = [
+  {
+    id: 'lang',
+    path: '/:lang',
+    loader: langLoader,
+    element: <LangLayout />,
+    errorElement: <RouteErrorBoundary />,
+    children: [
+      {
+        element: <PublicLayout />,
+        errorElement: <RouteErrorBoundary />,
+        children: [
+          { index: true, element: <HomePage />, handle: { titleKey: 'home.meta.title', nav: 0 } },
+          {
+            path: 'qrcodePage',
+            handle: { titleKey: 'qr.title', nav: 4 },
+            lazy: lazyPage(() => import('../features/qr/QrCodePage')),
+          },
+          ...(['privacy', 'privacy-google', 'termsofuse'] as const).map<RouteObject>((name) => ({
+            path: `h5/${name}`,
+            handle: { titleKey: `legal.${name}.title` },
+            loader: async ({ params, context }) => {
+              const server = serverContext(context);
+              const lang = params.lang as string;
+              if (server) return server.host.legalDocument(lang, name);
+              const { callRoute } = await import('../lib/api');
+              const answer = await callRoute('legaldoc', { lang, name }, lang);
+              if (!answer.succeed || !answer.Data) throw data({ message: answer.message }, { status: 503 });
+              return answer.Data;
+            },
+            lazy: lazyPage(() => import('../features/legal/LegalPage')),
+          })),
+          {
+            path: 'login',
+            handle: { titleKey: 'login.title' },
+            lazy: lazyPage(() => import('../features/auth/LoginPage')),
+          },
+          {
+            path: 'error',
+            handle: { titleKey: 'error.title' },
+            lazy: lazyPage(() => import('../features/errors/ErrorPage')),
+          },
+          { path: '*', loader: notFound, element: null },
+        ],
+      },
+      {
+        path: 'personalCenter',
+        loader: personalCenterLoader,
+        lazy: lazyPage(() => import('../features/personal-center/PersonalCenterLayout')),
+        children: [
+          { index: true, loader: ({ params }) => redirect(`/${params.lang}/personalCenter/account`) },
+          {
+            path: 'account',
+            handle: { titleKey: 'pc.menu.account', section: 'account' },
+            lazy: lazyPage(() => import('../features/personal-center/AccountSection')),
+          },
+          {
+            path: 'account/create',
+            handle: { titleKey: 'pc.create.title', section: 'account' },
+            lazy: lazyPage(() => import('../features/personal-center/CreateAccountPage')),
+          },
+          {
+            path: 'account/success',
+            handle: { titleKey: 'pc.success.title', section: 'account' },
+            lazy: lazyPage(() => import('../features/personal-center/AccountSuccessPage')),
+          },
+          ...(
+            ['deposit', 'withdrawal', 'history', 'platform', 'setting', 'financial'] as const
+          ).map<RouteObject>((section) => ({
+            path: section,
+            handle: { titleKey: `pc.menu.${section}`, section },
+            lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
+          })),
+          { path: '*', loader: notFound, element: null },
+        ],
+      },
+    ],
+  },
+  { path: '*', loader: notFound, element: null, errorElement: <RouteErrorBoundary fallbackLang="en" /> },
+];

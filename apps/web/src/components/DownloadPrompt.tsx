@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../app/paths';
+import { useI18n } from '../lib/i18n';
+import { useShell } from '../lib/store';
+import { Icon } from './Icon';
+
+const DISMISSED_KEY = 'download-prompt-dismissed';
+
+/** The app download prompt, driven by the shared download-prompt flag (spec 2.3); offered on mobile. */
+export function DownloadPrompt() {
+  const { t, lang } = useI18n();
+  const { downloadPrompt, setDownloadPrompt, device } = useShell();
+  useEffect(() => {
+    if (device === 'mobile' && !window.localStorage.getItem(DISMISSED_KEY)) setDownloadPrompt(true);
+  }, [device, setDownloadPrompt]);
+  if (!downloadPrompt) return null;
+  const dismiss = () => {
+    window.localStorage.setItem(DISMISSED_KEY, '1');
+    setDownloadPrompt(false);
+  };
+  return (
+    <aside className="download-prompt" data-testid="download-prompt">
+      <Icon name="phone" size={22} />
+      <div className="download-prompt-text">
+        <strong>{t('download.promptTitle')}</strong>
+        <span>{t('download.promptText')}</span>
+      </div>
+      <Link className="btn btn-primary btn-sm" to={paths.qrcode(lang)} onClick={dismiss}>
+        {t('download.get')}
+      </Link>
+      <button type="button" className="icon-button" aria-label={t('common.close')} onClick={dismiss}>
+        <Icon name="close" size={18} />
+      </button>
+    </aside>
+  );
+}

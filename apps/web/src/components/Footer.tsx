@@ -1,0 +1,50 @@
+import { Link } from 'react-router';
+import { paths } from '../app/paths';
+import { useI18n } from '../lib/i18n';
+import { Logo } from './Logo';
+
+export function Footer() {
+  const { t, lang } = useI18n();
+  const year = new Date().getFullYear();
+  return (
+    <footer className="site-footer">
+      <div className="footer-inner">
+        <div className="footer-brand">
+          <Logo lang={lang} />
+          <p>{t('footer.tagline')}</p>
+        </div>
+        <nav className="footer-columns" aria-label={t('footer.label')}>
+          <div>
+            <h4>{t('footer.products')}</h4>
+            <a href={`${paths.home(lang)}#markets`}>{t('footer.markets')}</a>
+            <a href={`${paths.home(lang)}#copy-trading`}>{t('nav.copy')}</a>
+            <a href={`${paths.home(lang)}#strategies`}>{t('nav.strategies')}</a>
+            <Link to={paths.qrcode(lang)}>{t('nav.download')}</Link>
+          </div>
+          <div>
+            <h4>{t('footer.account')}</h4>
+            <Link to={paths.login(lang)}>{t('header.signIn')}</Link>
+            <Link to={paths.personalCenter(lang, 'account')}>{t('footer.personalCenter')}</Link>
+            <Link to={paths.personalCenter(lang, 'deposit')}>{t('pc.menu.deposit')}</Link>
+          </div>
+          <div>
+            <h4>{t('footer.legal')}</h4>
+            <Link to={paths.terms(lang)} data-testid="footer-terms">
+              {t('footer.terms')}
+            </Link>
+            <Link to={paths.privacy(lang)} data-testid="footer-privacy">
+              {t('footer.privacy')}
+            </Link>
+            <Link to={paths.privacyGoogle(lang)}>{t('footer.privacyGoogle')}</Link>
+          </div>
+        </nav>
+      </div>
+      <div className="footer-risk">
+        <p>
+          <strong>{t('footer.riskTitle')}</strong> {t('footer.riskText')}
+        </p>
+        <p className="footer-copy">{t('footer.copyright', { year })}</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,89 @@
+import { pathAfterLogout, userMenuAction } from '@broker/domain/user-menu';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { callRoute } from '../lib/api';
+import { removeCookie } from '../lib/cookies';
+import { useI18n } from '../lib/i18n';
+import { useShell } from '../lib/store';
+import { Icon } from './Icon';
+
+const COMMANDS = [
+  { command: 1, key: 'header.user.withdrawal', icon: 'withdraw' },
+  { command: 2, key: 'header.user.deposit', icon: 'deposit' },
+  { command: 3, key: 'header.user.account', icon: 'wallet' },
+  { command: 4, key: 'header.user.help', icon: 'doc' },
+  { command: 5, key: 'header.user.logout', icon: 'logout' },
+] as const;
+
+/** Logout (spec 4): clear shared state, remove the token and user-info cookies, reload. */
+export async function logout(lang: string, pathname: string, clear: () => void) {
+  await callRoute('logout', {}, lang);
+  clear();
+  removeCookie('token');
+  removeCookie('userInfo');
+  const next = pathAfterLogout(pathname, lang);
+  if (next === pathname) window.location.reload();
+  else window.location.assign(next);
+}
+
+export function UserMenu({ name }: { name: string }) {
+  const { t, lang } = useI18n();
+  const shell = useShell();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent) => {
+      if (!ref.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+
+  const run = (command: number) => {
+    const action = userMenuAction(command);
+    if (action.kind === 'none') return;
+    setOpen(false);
+    if (action.kind === 'openInNewTab')
+      window.open(`/${lang}/personalCenter/${action.section}`, '_blank', 'noopener');
+    else void logout(lang, location.pathname, shell.clear);
+  };
+
+  return (
+    <div className="dropdown" ref={ref}>
+      <button
+        type="button"
+        className="header-chip user-chip"
+        aria-haspopup="true"
+        aria-expanded={open}
+        data-testid="user-menu"
+        onClick={() => setOpen((v) => !v)}
+      >
+        <span className="avatar" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="header-chip-label user-name">{name}</span>
+        <Icon name="chevronDown" size={14} />
+      </button>
+      {open && (
+        <ul className="dropdown-menu user-dropdown">
+          {COMMANDS.map((item) => (
+            <li key={item.command}>
+              <button
+                type="button"
+                className={`dropdown-item${item.command === 5 ? ' danger' : ''}`}
+                data-command={item.command}
+                onClick={() => run(item.command)}
+              >
+                <Icon name={item.icon} size={18} />
+                <span>{t(item.key)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import '@broker/ui/theme.css';
+import '@broker/ui/components.css';
+import './styles/site.css';
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
+import { routes } from './app/routes';
+import { I18nProvider } from './lib/i18n';
+import { installChunkReloadGuard, schedulePrefetch } from './lib/resilience';
+import { ShellProvider } from './lib/store';
+
+async function start() {
+  installChunkReloadGuard();
+  const boot = window.__BOOT__;
+  if (!boot) throw new Error('missing boot data');
+  // Lazy routes of the first page must be loaded before hydration, or the markup would not match.
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async (match) => {
+      const route = match.route;
+      if (typeof route.lazy === 'function') {
+        const resolved = await route.lazy();
+        Object.assign(route, { ...resolved, lazy: undefined });
+      }
+    }),
+  );
+  const router = createBrowserRouter(routes);
+  hydrateRoot(
+    document.getElementById('root') as HTMLElement,
+    <StrictMode>
+      <I18nProvider lang={boot.lang} catalog={boot.catalog}>
+        <ShellProvider user={boot.user} device={boot.device}>
+          <RouterProvider router={router} />
+        </ShellProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+  prefetchLinkedPages();
+}
+
+/** Warms the chunks of pages linked from this one, when the connection allows it. */
+function prefetchLinkedPages() {
+  schedulePrefetch(() => {
+    const hrefs = new Set(
+      [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')]
+        .map((a) => a.getAttribute('href') ?? '')
+        .filter(Boolean),
+    );
+    for (const href of hrefs) {
+      for (const match of matchRoutes(routes, href) ?? []) {
+        const lazy = match.route.lazy;
+        if (typeof lazy === 'function') void lazy().catch(() => undefined);
+      }
+    }
+  });
+}
+
+void start();

@@ -1,0 +1,224 @@
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../lib/i18n';
+
+const ASSETS = [
+  { key: 'forex', symbols: ['EUR/USD', 'GBP/USD', 'USD/JPY'], icon: 'exchange' },
+  { key: 'metals', symbols: ['XAU/USD', 'XAG/USD'], icon: 'bolt' },
+  { key: 'energy', symbols: ['WTI', 'BRENT'], icon: 'chart' },
+  { key: 'indices', symbols: ['US500', 'NAS100', 'GER40'], icon: 'financial' },
+  { key: 'crypto', symbols: ['BTC/USDT', 'ETH/USDT'], icon: 'wallet' },
+] as const;
+
+const FEATURES = [
+  { key: 'copy', icon: 'copy', anchor: 'copy-trading' },
+  { key: 'strategies', icon: 'bot', anchor: 'strategies' },
+  { key: 'contests', icon: 'trophy', anchor: undefined },
+  { key: 'news', icon: 'news', anchor: undefined },
+] as const;
+
+const ACCOUNTS = ['demo', 'experience', 'real', 'mt'] as const;
+const TRUST = ['kyc', 'negative', 'security', 'support'] as const;
+
+/** A decorative terminal preview; live prices arrive with the market-data feature. */
+function TerminalPreview() {
+  const { t } = useI18n();
+  const candles = [38, 44, 41, 52, 49, 58, 55, 63, 60, 70, 66, 74, 71, 80, 77, 86];
+  return (
+    <div className="preview" aria-hidden="true">
+      <div className="preview-bar">
+        <span className="preview-dot" />
+        <span className="preview-dot" />
+        <span className="preview-dot" />
+        <span className="preview-title">XAU/USD · H1</span>
+      </div>
+      <svg className="preview-chart" viewBox="0 0 320 150" preserveAspectRatio="none">
+        <defs>
+          <linearGradient id="pv-fill" x1="0" x2="0" y1="0" y2="1">
+            <stop offset="0%" stopColor="var(--brand)" stopOpacity="0.35" />
+            <stop offset="100%" stopColor="var(--brand)" stopOpacity="0" />
+          </linearGradient>
+        </defs>
+        {[30, 60, 90, 120].map((y) => (
+          <line key={y} x1="0" x2="320" y1={y} y2={y} stroke="var(--border)" strokeWidth="1" />
+        ))}
+        {candles.map((h, i) => {
+          const x = 10 + i * 19;
+          const up = i === 0 || h >= (candles[i - 1] ?? 0);
+          const top = 150 - h - 10;
+          return (
+            <g key={x}>
+              <line
+                x1={x + 5}
+                x2={x + 5}
+                y1={top - 8}
+                y2={top + 26}
+                stroke={up ? 'var(--up)' : 'var(--down)'}
+                strokeWidth="1.5"
+              />
+              <rect x={x} y={top} width="10" height="18" rx="1.5" fill={up ? 'var(--up)' : 'var(--down)'} />
+            </g>
+          );
+        })}
+        <path
+          d="M0 120 L40 110 L80 112 L120 96 L160 92 L200 78 L240 74 L280 60 L320 52 L320 150 L0 150Z"
+          fill="url(#pv-fill)"
+        />
+      </svg>
+      <div className="preview-ticket">
+        <div>
+          <span className="preview-label">{t('home.preview.sell')}</span>
+          <span className="preview-price down num">—</span>
+        </div>
+        <div>
+          <span className="preview-label">{t('home.preview.buy')}</span>
+          <span className="preview-price up num">—</span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function HomePage() {
+  const { t, lang, formatNumber } = useI18n();
+  return (
+    <div className="home">
+      <section className="hero">
+        <div className="hero-inner">
+          <div className="hero-copy">
+            <span className="eyebrow">{t('home.hero.eyebrow')}</span>
+            <h1>{t('home.hero.title')}</h1>
+            <p className="hero-sub">{t('home.hero.subtitle')}</p>
+            <div className="hero-cta">
+              <Link to={paths.login(lang)} className="btn btn-primary btn-lg" data-testid="hero-open-account">
+                {t('home.hero.openAccount')}
+              </Link>
+              <Link to={paths.login(lang)} className="btn btn-secondary btn-lg">
+                {t('home.hero.tryDemo', { amount: formatNumber(100_000) })}
+              </Link>
+            </div>
+            <ul className="hero-points">
+              {(['assets', 'leverage', 'protection'] as const).map((key) => (
+                <li key={key}>
+                  <Icon name="check" size={16} />
+                  {t(`home.hero.point.${key}`)}
+                </li>
+              ))}
+            </ul>
+          </div>
+          <TerminalPreview />
+        </div>
+      </section>
+
+      <section className="section" id="markets">
+        <div className="section-head">
+          <h2>{t('home.markets.title')}</h2>
+          <p>{t('home.markets.subtitle')}</p>
+        </div>
+        <div className="asset-grid">
+          {ASSETS.map((asset) => (
+            <article key={asset.key} className="asset-card">
+              <div className="asset-icon">
+                <Icon name={asset.icon} size={22} />
+              </div>
+              <h3>{t(`home.markets.${asset.key}.title`)}</h3>
+              <p>{t(`home.markets.${asset.key}.text`)}</p>
+              <div className="asset-symbols">
+                {asset.symbols.map((s) => (
+                  <span key={s} className="badge">
+                    {s}
+                  </span>
+                ))}
+              </div>
+            </article>
+          ))}
+        </div>
+      </section>
+
+      <section className="section section-alt">
+        <div className="section-head">
+          <h2>{t('home.accounts.title')}</h2>
+          <p>{t('home.accounts.subtitle')}</p>
+        </div>
+        <div className="account-grid">
+          {ACCOUNTS.map((key) => (
+            <article key={key} className={`account-card${key === 'real' ? ' featured' : ''}`}>
+              <h3>{t(`home.accounts.${key}.title`)}</h3>
+              <p className="account-figure">
+                {t(`home.accounts.${key}.figure`, { amount: formatNumber(100_000), cap: formatNumber(100) })}
+              </p>
+              <p>{t(`home.accounts.${key}.text`)}</p>
+            </article>
+          ))}
+        </div>
+      </section>
+
+      <section className="section" id="copy-trading">
+        <div className="section-head">
+          <h2>{t('home.features.title')}</h2>
+          <p>{t('home.features.subtitle')}</p>
+        </div>
+        <div className="feature-grid" id="strategies">
+          {FEATURES.map((feature) => (
+            <article key={feature.key} className="feature-card">
+              <div className="feature-icon">
+                <Icon name={feature.icon} size={24} />
+              </div>
+              <div>
+                <h3>{t(`home.features.${feature.key}.title`)}</h3>
+                <p>{t(`home.features.${feature.key}.text`)}</p>
+              </div>
+            </article>
+          ))}
+        </div>
+      </section>
+
+      <section className="section section-alt">
+        <div className="section-head">
+          <h2>{t('home.trust.title')}</h2>
+        </div>
+        <div className="trust-grid">
+          {TRUST.map((key) => (
+            <div key={key} className="trust-item">
+              <Icon
+                name={
+                  key === 'kyc'
+                    ? 'shield'
+                    : key === 'negative'
+                      ? 'lock'
+                      : key === 'security'
+                        ? 'shield'
+                        : 'user'
+                }
+                size={22}
+              />
+              <div>
+                <h3>{t(`home.trust.${key}.title`)}</h3>
+                <p>{t(`home.trust.${key}.text`)}</p>
+              </div>
+            </div>
+          ))}
+        </div>
+      </section>
+
+      <section className="section cta-band">
+        <div className="cta-inner">
+          <div>
+            <h2>{t('home.cta.title')}</h2>
+            <p>{t('home.cta.text')}</p>
+          </div>
+          <div className="cta-actions">
+            <Link to={paths.login(lang)} className="btn btn-primary btn-lg">
+              {t('home.hero.openAccount')}
+            </Link>
+            <Link to={paths.qrcode(lang)} className="btn btn-secondary btn-lg">
+              <Icon name="download" size={18} />
+              {t('nav.download')}
+            </Link>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { CSRF_HEADER, type TEnvelope, type TUnwrapped, unwrapEnvelope } from '@broker/contracts/envelope';
+import {
+  routeCatalogue,
+  type TRouteInput,
+  type TRouteName,
+  type TRouteOutput,
+} from '@broker/contracts/routes';
+import { readCookie } from './cookies';
+
+export const WEB_VERSION = '1';
+
+/** Calls one gateway route with the common headers of spec 7 and unwraps the envelope. */
+export async function callRoute<N extends TRouteName>(
+  name: N,
+  input: TRouteInput<N>,
+  lang: string,
+): Promise<TUnwrapped<TRouteOutput<N> | null>> {
+  const route = routeCatalogue[name];
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    LanguageCode: lang,
+    PreferredLanguageCode: navigator.language,
+    'web-version': WEB_VERSION,
+  };
+  const csrf = readCookie('csrf');
+  if (csrf) headers[CSRF_HEADER] = csrf;
+  try {
+    const response = await fetch(route.path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(input),
+      credentials: 'same-origin',
+    });
+    const envelope = (await response.json()) as TEnvelope<TRouteOutput<N> | null>;
+    if (!response.ok) console.warn('request failed', route.path, response.status, envelope.errorCode);
+    return unwrapEnvelope(envelope);
+  } catch (error) {
+    console.warn('Network Error', route.path, error);
+    return { code: 0, succeed: false, Data: null, ErrorCode: 0, message: '', messageKey: 'errors.network' };
+  }
+}

@@ -1,0 +1,41 @@
+import { intlLocale } from '@broker/i18n/locales';
+import { createTranslator, type TCatalog, type TTranslate } from '@broker/i18n/translator';
+import { createContext, type ReactNode, useContext, useMemo } from 'react';
+
+interface TI18n {
+  lang: string;
+  intl: string;
+  t: TTranslate;
+  formatNumber(value: number | bigint, options?: Intl.NumberFormatOptions): string;
+  formatDate(value: Date | number, options?: Intl.DateTimeFormatOptions): string;
+}
+
+const I18nContext = createContext<TI18n | null>(null);
+
+export function I18nProvider({
+  lang,
+  catalog,
+  children,
+}: {
+  lang: string;
+  catalog: TCatalog;
+  children: ReactNode;
+}) {
+  const value = useMemo<TI18n>(() => {
+    const intl = intlLocale(lang);
+    return {
+      lang,
+      intl,
+      t: createTranslator(lang, catalog),
+      formatNumber: (v, o) => new Intl.NumberFormat(intl, o).format(v),
+      formatDate: (v, o) => new Intl.DateTimeFormat(intl, o).format(v),
+    };
+  }, [lang, catalog]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): TI18n {
+  const value = useContext(I18nContext);
+  if (!value) throw new Error('useI18n outside I18nProvider');
+  return value;
+}

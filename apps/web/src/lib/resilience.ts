@@ -1,0 +1,53 @@
+/**
+ * Browser resilience (spec 2.3 and 8): a failed chunk load forces one reload, at most once per
+ * 60 s; link prefetching is skipped on offline, 2g and data-saver connections and otherwise waits
+ * for the browser to be idle, with a 2000 ms timeout.
+ */
+export const CHUNK_RELOAD_GUARD_MS = 60_000;
+export const PREFETCH_IDLE_TIMEOUT_MS = 2_000;
+const RELOAD_KEY = 'chunk-reload-at';
+
+export function shouldReloadAfterChunkError(now: number, lastReloadAt: number | null): boolean {
+  return lastReloadAt === null || now - lastReloadAt > CHUNK_RELOAD_GUARD_MS;
+}
+
+export function installChunkReloadGuard(win: Window = window) {
+  const onError = (event: Event) => {
+    const last = Number(win.sessionStorage.getItem(RELOAD_KEY)) || null;
+    if (!shouldReloadAfterChunkError(Date.now(), last)) return;
+    event.preventDefault?.();
+    win.sessionStorage.setItem(RELOAD_KEY, String(Date.now()));
+    win.location.reload();
+  };
+  win.addEventListener('vite:preloadError', onError);
+  win.addEventListener('unhandledrejection', (event) => {
+    const message = String((event as PromiseRejectionEvent).reason?.message ?? '');
+    if (
+      /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(
+        message,
+      )
+    )
+      onError(event);
+  });
+}
+
+interface TConnectionInfo {
+  effectiveType?: string;
+  saveData?: boolean;
+}
+
+export function canPrefetch(online: boolean, connection: TConnectionInfo | undefined): boolean {
+  if (!online) return false;
+  if (!connection) return true;
+  if (connection.saveData) return false;
+  return !(connection.effectiveType ?? '').includes('2g');
+}
+
+/** Runs a prefetch when the browser is idle (2000 ms at the latest), if the connection allows it. */
+export function schedulePrefetch(task: () => void, win: Window = window): boolean {
+  const nav = win.navigator as Navigator & { connection?: TConnectionInfo };
+  if (!canPrefetch(nav.onLine, nav.connection)) return false;
+  if ('requestIdleCallback' in win) win.requestIdleCallback(task, { timeout: PREFETCH_IDLE_TIMEOUT_MS });
+  else (win as Window).setTimeout(task, 1);
+  return true;
+}

@@ -1,0 +1,45 @@
+import { createContext, type ReactNode, useContext, useMemo, useState } from 'react';
+
+/** Shared state of the portal shell (spec 2.3 download-prompt flag, the signed-in user). */
+interface TShellState {
+  user: { name: string } | null;
+  device: 'mobile' | 'desktop';
+  downloadPrompt: boolean;
+  setDownloadPrompt(value: boolean): void;
+  clear(): void;
+}
+
+const ShellContext = createContext<TShellState | null>(null);
+
+export function ShellProvider({
+  user: initialUser,
+  device,
+  children,
+}: {
+  user: { name: string } | null;
+  device: 'mobile' | 'desktop';
+  children: ReactNode;
+}) {
+  const [user, setUser] = useState(initialUser);
+  const [downloadPrompt, setDownloadPrompt] = useState(false);
+  const value = useMemo<TShellState>(
+    () => ({
+      user,
+      device,
+      downloadPrompt,
+      setDownloadPrompt,
+      clear: () => {
+        setUser(null);
+        setDownloadPrompt(false);
+      },
+    }),
+    [user, device, downloadPrompt],
+  );
+  return <ShellContext.Provider value={value}>{children}</ShellContext.Provider>;
+}
+
+export function useShell(): TShellState {
+  const value = useContext(ShellContext);
+  if (!value) throw new Error('useShell outside ShellProvider');
+  return value;
+}

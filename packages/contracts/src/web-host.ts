@@ -1,0 +1,30 @@
+/**
+ * What the server hands the portal's server renderer for each request: the host (Fastify) owns
+ * sessions, files and the database; the renderer owns routes and markup.
+ */
+export interface TLegalDocument {
+  html: string;
+  /** False when the language has no text of its own and the English text is shown. */
+  translated: boolean;
+  title: string;
+}
+
+export type TLegalDocumentName = 'privacy' | 'privacy-google' | 'termsofuse';
+
+export interface TWebHost {
+  /** The signed-in trader of a request, checked against the session store. */
+  currentUser(request: Request): Promise<{ name: string } | null>;
+  legalDocument(lang: string, name: TLegalDocumentName): Promise<TLegalDocument>;
+}
+
+export interface TRenderResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type TRenderFunction = (
+  request: Request,
+  host: TWebHost,
+  info: { device: 'mobile' | 'desktop' },
+) => Promise<TRenderResult>;

@@ -1,0 +1,77 @@
+/**
+ * Stable result codes, grouped by range as in exchange-core:
+ * authentication -1xxx, risk -2xxx, orders -3xxx, funding -4xxx, social and contests -5xxx, system -9xxx.
+ * Each code has a translation key `errors.<code>` in every locale catalog.
+ */
+export const AppErrorCode = {
+  TOKEN_INVALID: -1001,
+  ACCOUNT_OR_PASSWORD_WRONG: -1002,
+  EMAIL_ALREADY_REGISTERED: -1003,
+  USER_NOT_FOUND: -1004,
+  PHONE_FORMAT_WRONG: -1005,
+  CAPTCHA_FAILED: -1006,
+  VERIFICATION_CODE_WRONG: -1007,
+  LOCKED_OUT: -1008,
+  FORBIDDEN: -1009,
+  CSRF_REJECTED: -1010,
+  REGION_FORBIDDEN: -1011,
+  INSUFFICIENT_MARGIN: -2001,
+  ORDER_ALREADY_DONE: -3001,
+  CANNOT_CLOSE_OR_SHORT: -3002,
+  SYMBOL_DISABLED: -3003,
+  TRADING_TIME_ENDED: -3004,
+  VOTE_TOO_FREQUENT: -5001,
+  DAILY_VOTE_LIMIT: -5002,
+  NOT_REGISTERED_FOR_CONTEST: -5003,
+  VALIDATION_FAILED: -9001,
+  ROUTE_NOT_FOUND: -9002,
+  RATE_LIMITED: -9003,
+  TENANT_UNKNOWN: -9004,
+  SERVICE_UNAVAILABLE: -9005,
+  INTERNAL: -9999,
+} as const;
+
+export type TAppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode];
+
+/** HTTP status that accompanies each code on the wire. */
+export function httpStatusFor(code: TAppErrorCode): number {
+  switch (code) {
+    case AppErrorCode.TOKEN_INVALID:
+    case AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG:
+      return 401;
+    case AppErrorCode.FORBIDDEN:
+    case AppErrorCode.CSRF_REJECTED:
+    case AppErrorCode.REGION_FORBIDDEN:
+      return 403;
+    case AppErrorCode.ROUTE_NOT_FOUND:
+    case AppErrorCode.USER_NOT_FOUND:
+    case AppErrorCode.TENANT_UNKNOWN:
+      return 404;
+    case AppErrorCode.LOCKED_OUT:
+    case AppErrorCode.RATE_LIMITED:
+    case AppErrorCode.VOTE_TOO_FREQUENT:
+    case AppErrorCode.DAILY_VOTE_LIMIT:
+      return 429;
+    case AppErrorCode.SERVICE_UNAVAILABLE:
+      return 503;
+    case AppErrorCode.INTERNAL:
+      return 500;
+    default:
+      return 400;
+  }
+}
+
+/** The one error class of the app; the client parses the same shape back into it. */
+export class AppError extends Error {
+  readonly code: TAppErrorCode;
+  /** Values interpolated into the translated message, and field-level details for forms. */
+  readonly details: Record<string, string | number> | undefined;
+  constructor(code: TAppErrorCode, details?: Record<string, string | number>, debugMessage?: string) {
+    super(debugMessage ?? `AppError ${code}`);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const SUCCESS_CODE = 200;

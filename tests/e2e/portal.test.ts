@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { intlLocale, LOCALES } from '@broker/i18n/locales';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+
+const catalog = (code: string) =>
+  JSON.parse(
+    readFileSync(join(import.meta.dirname, `../../packages/i18n/locales/${code}.json`), 'utf8'),
+  ) as Record<string, string>;
+
+let server: TRunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('portal in the browser', () => {
+  it('serves every language home page server-rendered in its language', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    for (const locale of LOCALES) {
+      const response = await page.goto(`${server.baseUrl}/${locale.code}`);
+      expect(response?.status(), locale.code).toBe(200);
+      const html = await response!.text();
+      const title = catalog(locale.code)['home.hero.title']!;
+      // Translated before any script runs: the server's HTML already holds the text.
+      expect(html, locale.code).toContain(`<html lang="${intlLocale(locale.code)}"`);
+      expect(html, locale.code).toContain(title.replace(/&/g, '&amp;').replace(/'/g, '&#x27;'));
+      await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 10_000 }).toBe(title);
+    }
+    await context.close();
+  });
+
+  it('sends / to the best browser language, unless the language cookie says otherwise', async () => {
+    for (const [browserLocale, expected] of [
+      ['pt-BR', 'pt'],
+      ['zh-TW', 'zh'],
+      ['fil-PH', 'fil'],
+      ['sv-SE', 'zh-CN'],
+      ['ja-JP', 'ja'],
+    ] as const) {
+      const context = await newContext(browser, { locale: browserLocale });
+      const page = await context.newPage();
+      await page.goto(`${server.baseUrl}/`);
+      expect(new URL(page.url()).pathname, browserLocale).toBe(`/${expected}`);
+      const cookie = (await context.cookies()).find((c) => c.name === 'lang');
+      expect(cookie?.value).toBe(expected);
+      expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
+      await context.close();
+    }
+    const context = await newContext(browser, { locale: 'pt-BR' });
+    await context.addCookies([{ name: 'lang', value: 'de', url: server.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/`);
+    expect(new URL(page.url()).pathname).toBe('/de');
+    await context.close();
+  });
+
+  it('answers 404 with the page-not-found page for unmatched routes', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    for (const path of [
+      '/en/no-such-page',
+      '/not-a-language/page',
+      '/xx',
+      '/en/personalCenter/nope/deeper',
+    ]) {
+      const response = await page.goto(server.baseUrl + path);
+      expect(response?.status(), path).toBe(404);
+    }
+    const response = await page.goto(`${server.baseUrl}/unknown/path`);
+    expect(response?.status()).toBe(404);
+    await expect
+      .poll(() => page.getByTestId('not-found').locator('h1').textContent())
+      .toBe(catalog('en')['notFound.title']);
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await context.close();
+  });
+
+  it('switches language in place, keeping the page, and remembers the choice', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en/h5/privacy`);
+    await page.getByTestId('language-switch').click();
+    await Promise.all([page.waitForURL('**/de/h5/privacy'), page.locator('[data-lang="de"]').click()]);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    await expect
+      .poll(() => page.getByTestId('legal-untranslated').textContent())
+      .toBe(catalog('de')['legal.englishOnly']);
+    expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('de');
+    await page.getByTestId('language-switch').click();
+    await Promise.all([page.waitForURL('**/zh-CN/h5/privacy'), page.locator('[data-lang="zh-CN"]').click()]);
+    await expect.poll(() => page.locator('.legal-body h1').textContent()).toMatch(/隐私/);
+    expect(await page.getByTestId('legal-untranslated').count()).toBe(0);
+    await context.close();
+  });
+
+  it('guards the personal centre, signs in, shows the menu and logs out as the spec says', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en/personalCenter/deposit`);
+    expect(page.url()).toBe(
+      `${server.baseUrl}/en/login?redirect=${encodeURIComponent('/en/personalCenter/deposit')}`,
+    );
+    await page.locator('input[name=email]').fill(DEMO.email);
+    await page.locator('input[name=password]').fill('wrong-password');
+    await page.getByTestId('login-submit').click();
+    await expect
+      .poll(() => page.getByTestId('login-error').textContent())
+      .toBe(catalog('en')['errors.-1002']);
+    await page.locator('input[name=password]').fill(DEMO.password);
+    await Promise.all([
+      page.waitForURL('**/en/personalCenter/deposit'),
+      page.getByTestId('login-submit').click(),
+    ]);
+    const menu = page.getByTestId('pc-menu');
+    await expect.poll(() => menu.locator('a').count()).toBe(7);
+    expect(await menu.locator('a.active').getAttribute('data-section')).toBe('deposit');
+    expect(await page.locator('.site-header').getAttribute('data-nav')).toBe('hidden');
+    await page.goto(`${server.baseUrl}/en/personalCenter/account/create`);
+    expect(await menu.locator('a.active').getAttribute('data-section')).toBe('account');
+    await page.goto(`${server.baseUrl}/en/personalCenter/account/success`);
+    expect(await menu.locator('a.active').getAttribute('data-section')).toBe('account');
+
+    // Command 3 opens the accounts page in a new tab; command 4 does nothing.
+    await page.getByTestId('user-menu').click();
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.locator('[data-command="3"]').click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).toBe('/en/personalCenter/account');
+    await tab.close();
+    await page.getByTestId('user-menu').click();
+    await page.locator('[data-command="4"]').click();
+    expect(new URL(page.url()).pathname).toBe('/en/personalCenter/account/success');
+
+    // Command 5 logs out; from the personal centre it goes to the language home.
+    await page.getByTestId('user-menu').click();
+    await Promise.all([page.waitForURL(`${server.baseUrl}/en`), page.locator('[data-command="5"]').click()]);
+    const names = (await context.cookies()).map((c) => c.name);
+    expect(names).not.toContain('token');
+    expect(names).not.toContain('userInfo');
+    expect(await page.getByTestId('user-menu').count()).toBe(0);
+    await page.goto(`${server.baseUrl}/en/personalCenter/account`);
+    expect(new URL(page.url()).pathname).toBe('/en/login');
+    await context.close();
+  });
+
+  it('shows the error fallback page when the error page itself fails', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const plain = await page.goto(`${server.baseUrl}/en/error`);
+    expect(plain?.status()).toBe(200);
+    await expect
+      .poll(() => page.getByTestId('error-page').locator('h1').textContent())
+      .toBe(catalog('en')['error.title']);
+    await page.goto(`${server.baseUrl}/ja/error?selftest=fallback`);
+    const fallback = page.getByTestId('error-fallback');
+    await expect
+      .poll(() => fallback.locator('p').textContent())
+      .toBe('an error occurred while showing the error page');
+    expect(await fallback.locator('a').getAttribute('href')).toBe('/ja');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/ja`), fallback.locator('a').click()]);
+    await context.close();
+  });
+
+  it('records page views with the device, and serves the mobile layout at 375 px', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    const response = await page.goto(`${server.baseUrl}/ko`);
+    expect(response?.headers()['x-device']).toBe('mobile');
+    await expect.poll(() => page.getByTestId('download-prompt').isVisible()).toBe(true);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+    await context.close();
+  });
+});

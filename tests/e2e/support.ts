@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { freshDatabaseUrl } from '../../apps/server/test/helpers';
+
+export const ADMIN_PASSWORD = 'E2e-Admin-Password-2026';
+export const DEMO = { email: 'demo@example.com', password: 'Demo2026!', name: 'Demo Trader' };
+const root = join(import.meta.dirname, '../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface TRunningServer {
+  baseUrl: string;
+  process: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real server the way `npm start` does, on a free port with its own data folder. */
+export async function startServer(env: Record<string, string> = {}): Promise<TRunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'broker-e2e-'));
+  const database = await freshDatabaseUrl();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...(database.url.startsWith('postgres') ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/HealthCheck/Get`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export async function newContext(
+  browser: Browser,
+  options: { locale?: string; mobile?: boolean } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    locale: options.locale ?? 'en-US',
+    viewport: options.mobile ? { width: 375, height: 812 } : { width: 1440, height: 900 },
+    ...(options.mobile
+      ? {
+          isMobile: true,
+          hasTouch: true,
+          userAgent:
+            'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+        }
+      : {}),
+  });
+}
