@@ -34,7 +34,6 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
           },
     trustProxy: true,
     bodyLimit: 1_048_576,
-    disableRequestLogging: config.NODE_ENV === 'test',
   });
   const database =
     options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));

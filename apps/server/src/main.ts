@@ -30,7 +30,9 @@ async function main() {
     '',
     `  Back-office administrator   ${seeded.adminUsername} / ${seeded.adminPassword ?? '(set on first start; see data/initial-admin-password or ADMIN_PASSWORD)'}`,
     ...(seeded.demoTrader
-      ? [`  Demo trader                 ${seeded.demoTrader.email} / ${seeded.demoTrader.password}`]
+      ? [
+          `  Demo trader                 ${seeded.demoTrader.email} (or phone +1 202 555 0123) / ${seeded.demoTrader.password}`,
+        ]
       : []),
     '',
   ];

@@ -8,7 +8,13 @@ import { ensureDemoTrader } from './modules/identity/users';
 import { ensureDefaultTenant } from './modules/tenancy/tenancy';
 
 export const ADMIN_USERNAME = 'admin';
-export const DEMO_TRADER = { email: 'demo@example.com', password: 'Demo2026!', name: 'Demo Trader' };
+export const DEMO_TRADER = {
+  email: 'demo@example.com',
+  /** +1 202-555-0123, a number reserved for fiction. */
+  phone: '+12025550123',
+  password: 'Demo2026!',
+  name: 'Demo Trader',
+};
 
 export interface TSeedResult {
   adminUsername: string;

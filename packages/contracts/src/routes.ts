@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTE_PATHS } from './route-paths';
 
 /**
  * Who may call a route: anyone, a signed-in trader, or a signed-in back-office staff member
@@ -67,7 +68,7 @@ export const ZSessionAnswer = z.object({
 export const routeCatalogue = {
   countrylist: define({
     name: 'countrylist',
-    path: '/api/v1/common/countrylist',
+    path: ROUTE_PATHS.countrylist,
     access: { kind: 'public' },
     mutates: false,
     summary: 'Country calling-code reference list grouped A to Z',
@@ -76,7 +77,7 @@ export const routeCatalogue = {
   }),
   localelist: define({
     name: 'localelist',
-    path: '/api/v1/common/localelist',
+    path: ROUTE_PATHS.localelist,
     access: { kind: 'public' },
     mutates: false,
     summary: 'The sixteen languages with routes',
@@ -85,7 +86,7 @@ export const routeCatalogue = {
   }),
   legaldoc: define({
     name: 'legaldoc',
-    path: '/api/v1/content/legal',
+    path: ROUTE_PATHS.legaldoc,
     access: { kind: 'public' },
     mutates: false,
     summary: 'A legal text (privacy, Google privacy variant, terms of use) as HTML',
@@ -94,16 +95,25 @@ export const routeCatalogue = {
   }),
   login: define({
     name: 'login',
-    path: '/api/v1/usercenter/login',
+    path: ROUTE_PATHS.login,
     access: { kind: 'public' },
     mutates: true,
-    summary: 'Trader sign-in with email and password',
-    input: z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(128) }),
+    summary: 'Trader sign-in with email or phone number, and password',
+    input: z.union([
+      z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(128) }),
+      z.object({
+        phone: z.object({
+          twoCharCode: z.string().regex(/^[A-Z]{2}$/),
+          number: z.string().trim().min(1).max(32),
+        }),
+        password: z.string().min(1).max(128),
+      }),
+    ]),
     output: ZSessionAnswer.extend({ user: ZUserProfile }),
   }),
   logout: define({
     name: 'logout',
-    path: '/api/v1/usercenter/logout',
+    path: ROUTE_PATHS.logout,
     access: { kind: 'public' },
     mutates: true,
     summary: 'Ends the trader session and clears its cookies',
@@ -112,7 +122,7 @@ export const routeCatalogue = {
   }),
   userinfo: define({
     name: 'userinfo',
-    path: '/api/v1/usercenter/userinfo',
+    path: ROUTE_PATHS.userinfo,
     access: { kind: 'user' },
     mutates: false,
     summary: 'The signed-in trader',
@@ -121,7 +131,7 @@ export const routeCatalogue = {
   }),
   adminlogin: define({
     name: 'adminlogin',
-    path: '/api/v1/admin/auth/login',
+    path: ROUTE_PATHS.adminlogin,
     access: { kind: 'public' },
     mutates: true,
     summary: 'Back-office staff sign-in',
@@ -136,7 +146,7 @@ export const routeCatalogue = {
   }),
   adminlogout: define({
     name: 'adminlogout',
-    path: '/api/v1/admin/auth/logout',
+    path: ROUTE_PATHS.adminlogout,
     access: { kind: 'public' },
     mutates: true,
     summary: 'Ends the staff session',
@@ -145,7 +155,7 @@ export const routeCatalogue = {
   }),
   adminme: define({
     name: 'adminme',
-    path: '/api/v1/admin/auth/me',
+    path: ROUTE_PATHS.adminme,
     access: { kind: 'staff', permission: null },
     mutates: false,
     summary: 'The signed-in staff member with roles and permissions',
@@ -154,7 +164,7 @@ export const routeCatalogue = {
   }),
   adminoverview: define({
     name: 'adminoverview',
-    path: '/api/v1/admin/statistics/overview',
+    path: ROUTE_PATHS.adminoverview,
     access: { kind: 'staff', permission: 'statistics.view' },
     mutates: false,
     summary: 'Head counts for the back-office dashboard',

@@ -12,7 +12,7 @@ describe('defaultKlineColor (spec 4)', () => {
     ['826', KlineColor.GREEN_UP, 'United Kingdom'],
     ['410', KlineColor.GREEN_UP, 'South Korea'],
     ['036', KlineColor.GREEN_UP, 'Australia, padded'],
-  ])('%s gives %i (%s)', (code, expected) => {
+  ] as [string, number, string][])('%s gives %i (%s)', (code, expected) => {
     expect(defaultKlineColor(code)).toBe(expected);
   });
 

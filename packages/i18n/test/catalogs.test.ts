@@ -52,7 +52,8 @@ describe('locale catalogs', () => {
     for (const file of files) {
       const source = readFileSync(join(root, file), 'utf8');
       for (const match of source.matchAll(/\bt\(\s*'([a-zA-Z0-9.-]+)'/g)) used.add(match[1] as string);
-      for (const match of source.matchAll(/\bkey: '([a-zA-Z0-9.-]+)'/g)) used.add(match[1] as string);
+      for (const match of source.matchAll(/\bkey: '([a-zA-Z0-9-]+\.[a-zA-Z0-9.-]+)'/g))
+        used.add(match[1] as string);
     }
     expect(used.size).toBeGreaterThan(50);
     expect([...used].filter((key) => !(key in en))).toEqual([]);

@@ -33,6 +33,7 @@ export function AppLayout() {
     };
     document.addEventListener('keydown', onKey);
     document.body.classList.add('bo-noscroll');
+    document.querySelector<HTMLElement>('#bo-sidebar .bo-drawer-close')?.focus();
     return () => {
       document.removeEventListener('keydown', onKey);
       document.body.classList.remove('bo-noscroll');

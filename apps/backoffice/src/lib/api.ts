@@ -1,21 +1,22 @@
-import type { TEnvelope } from '@broker/contracts/envelope';
+import { CSRF_HEADER, type TEnvelope } from '@broker/contracts/envelope';
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
 
 /**
  * The back office's API client: one POST per route of the contract, JSON in and out, the answer
- * envelope unwrapped. Paths are copied here (a unit test keeps them equal to the route catalogue)
- * so the bundle does not carry the schema library.
+ * envelope unwrapped. Paths come from the schema-free route-path map, so the bundle does not carry
+ * the schema library; a unit test keeps `mutates` equal to the route catalogue.
  */
 export const ADMIN_ROUTES = {
-  adminlogin: { path: '/api/v1/admin/auth/login', mutates: true },
-  adminlogout: { path: '/api/v1/admin/auth/logout', mutates: true },
-  adminme: { path: '/api/v1/admin/auth/me', mutates: false },
-  adminoverview: { path: '/api/v1/admin/statistics/overview', mutates: false },
+  adminlogin: { path: ROUTE_PATHS.adminlogin, mutates: true },
+  adminlogout: { path: ROUTE_PATHS.adminlogout, mutates: true },
+  adminme: { path: ROUTE_PATHS.adminme, mutates: false },
+  adminoverview: { path: ROUTE_PATHS.adminoverview, mutates: false },
 } as const satisfies { [N in TRouteName]?: { path: string; mutates: boolean } };
 
 export type TAdminRouteName = keyof typeof ADMIN_ROUTES;
 
-export const CSRF_HEADER_NAME = 'x-csrf-token';
+export const CSRF_HEADER_NAME = CSRF_HEADER;
 export const CSRF_COOKIE_NAME = 'admin_csrf';
 export const LANGUAGE_HEADER_NAME = 'LanguageCode';
 /** The session is missing or has ended. */

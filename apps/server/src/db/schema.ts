@@ -26,6 +26,7 @@ interface CredentialColumns {
 }
 export interface UsersTable extends CredentialColumns {
   email: string;
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
   country_code: string | null;
 }
 export interface StaffTable extends CredentialColumns {

@@ -2,6 +2,7 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { groupedCountries } from '@broker/i18n/countries';
 import { isLocaleCode, LOCALES } from '@broker/i18n/locales';
 import { sql } from 'kysely';
+import { type CountryCode, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { COOKIE } from '../http/context';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
@@ -13,6 +14,17 @@ import { userProfile } from './identity/users';
 import { legalDocument } from './pages/legal';
 
 const LOGIN_LIMIT_PER_MINUTE = 20;
+
+/** A phone number in E.164 form, or "Phone format wrong" (-1005). */
+export function e164(phone: { twoCharCode: string; number: string }): string {
+  try {
+    const parsed = parsePhoneNumberWithError(phone.number, phone.twoCharCode as CountryCode);
+    if (parsed.isValid()) return parsed.number;
+  } catch {
+    // falls through to the stable error
+  }
+  throw new AppError(AppErrorCode.PHONE_FORMAT_WRONG);
+}
 
 async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: string) {
   const allowed = await ctx.services.rateLimiter.hit(
@@ -37,11 +49,15 @@ export const handlers: THandlers = {
   login: async (input, ctx) => {
     await throttleLogin(ctx, 'user');
     const db = ctx.services.database.db;
+    const login =
+      'email' in input
+        ? { login: input.email, loginBy: 'email' as const }
+        : { login: e164(input.phone), loginBy: 'phone' as const };
     const { token, session, subjectId } = await signIn({
       db,
       tenantId: ctx.tenant.id,
       subjectKind: 'user',
-      login: input.email,
+      ...login,
       password: input.password,
       userAgent: ctx.userAgent,
       ip: ctx.ip,

@@ -147,4 +147,26 @@ describe('trader sign-in', () => {
     const after = await api.post('/api/v1/usercenter/userinfo');
     expect(after.body.errorCode).toBe(-1001);
   });
+
+  it('signs in by phone number, and rejects a malformed number with "Phone format wrong"', async () => {
+    const api = new ApiClient(server.baseUrl);
+    const ok = await api.post('/api/v1/usercenter/login', {
+      phone: { twoCharCode: 'US', number: '(202) 555-0123' },
+      password: 'Demo2026!',
+    });
+    expect(ok.body.success).toBe(true);
+    expect(ok.body.data.user.name).toBe('Demo Trader');
+    const bad = await new ApiClient(server.baseUrl).post(
+      '/api/v1/usercenter/login',
+      { phone: { twoCharCode: 'US', number: '12' }, password: 'Demo2026!' },
+      { LanguageCode: 'en' },
+    );
+    expect(bad.body.errorCode).toBe(-1005);
+    expect(bad.body.message).toBe('Phone number format is wrong.');
+    const otherCountry = await new ApiClient(server.baseUrl).post('/api/v1/usercenter/login', {
+      phone: { twoCharCode: 'GB', number: '2025550123' },
+      password: 'Demo2026!',
+    });
+    expect([-1002, -1005]).toContain(otherCountry.body.errorCode);
+  });
 });

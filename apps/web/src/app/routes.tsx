@@ -1,6 +1,7 @@
 import type { TWebHost } from '@broker/contracts/web-host';
 import { isLocaleCode } from '@broker/i18n/locales';
 import { data, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import { Component as ErrorPageRoute } from '../features/errors/ErrorPage';
 import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary';
 import { HomePage } from '../features/home/HomePage';
 import { userInfoFromCookie } from '../lib/cookies';
@@ -77,11 +78,7 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'login.title' },
             lazy: lazyPage(() => import('../features/auth/LoginPage')),
           },
-          {
-            path: 'error',
-            handle: { titleKey: 'error.title' },
-            lazy: lazyPage(() => import('../features/errors/ErrorPage')),
-          },
+          { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },
           { path: '*', loader: notFound, element: null },
         ],
       },

@@ -44,8 +44,8 @@ export function UserMenu({ name }: { name: string }) {
 
   const run = (command: number) => {
     const action = userMenuAction(command);
-    if (action.kind === 'none') return;
     setOpen(false);
+    if (action.kind === 'none') return;
     if (action.kind === 'openInNewTab')
       window.open(`/${lang}/personalCenter/${action.section}`, '_blank', 'noopener');
     else void logout(lang, location.pathname, shell.clear);

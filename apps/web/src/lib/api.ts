@@ -1,10 +1,6 @@
 import { CSRF_HEADER, type TEnvelope, type TUnwrapped, unwrapEnvelope } from '@broker/contracts/envelope';
-import {
-  routeCatalogue,
-  type TRouteInput,
-  type TRouteName,
-  type TRouteOutput,
-} from '@broker/contracts/routes';
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
+import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
 import { readCookie } from './cookies';
 
 export const WEB_VERSION = '1';
@@ -15,7 +11,7 @@ export async function callRoute<N extends TRouteName>(
   input: TRouteInput<N>,
   lang: string,
 ): Promise<TUnwrapped<TRouteOutput<N> | null>> {
-  const route = routeCatalogue[name];
+  const path = ROUTE_PATHS[name];
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     LanguageCode: lang,
@@ -25,17 +21,17 @@ export async function callRoute<N extends TRouteName>(
   const csrf = readCookie('csrf');
   if (csrf) headers[CSRF_HEADER] = csrf;
   try {
-    const response = await fetch(route.path, {
+    const response = await fetch(path, {
       method: 'POST',
       headers,
       body: JSON.stringify(input),
       credentials: 'same-origin',
     });
     const envelope = (await response.json()) as TEnvelope<TRouteOutput<N> | null>;
-    if (!response.ok) console.warn('request failed', route.path, response.status, envelope.errorCode);
+    if (!response.ok) console.warn('request failed', path, response.status, envelope.errorCode);
     return unwrapEnvelope(envelope);
   } catch (error) {
-    console.warn('Network Error', route.path, error);
+    console.warn('Network Error', path, error);
     return { code: 0, succeed: false, Data: null, ErrorCode: 0, message: '', messageKey: 'errors.network' };
   }
 }

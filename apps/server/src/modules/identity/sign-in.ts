@@ -24,6 +24,7 @@ export async function signIn({
   tenantId,
   subjectKind,
   login,
+  loginBy = 'email',
   password,
   userAgent,
   ip,
@@ -33,13 +34,15 @@ export async function signIn({
   tenantId: string;
   subjectKind: TSubjectKind;
   login: string;
+  /** Traders sign in by email or by phone (E.164); staff by username. */
+  loginBy?: 'email' | 'phone';
   password: string;
   userAgent: string | null;
   ip: string | null;
   now?: Date;
 }): Promise<{ token: string; session: TSession; subjectId: string }> {
   const table = subjectKind === 'user' ? 'users' : 'staff';
-  const loginColumn = subjectKind === 'user' ? 'email' : 'username';
+  const loginColumn = subjectKind === 'user' ? loginBy : 'username';
   const row = (await db
     .selectFrom(table)
     .select(['id', 'password_hash', 'status', 'failed_attempts', 'locked_until'])

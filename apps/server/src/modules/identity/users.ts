@@ -18,12 +18,14 @@ export async function ensureDemoTrader({
   db,
   tenantId,
   email,
+  phone,
   password,
   name,
 }: {
   db: TDb;
   tenantId: string;
   email: string;
+  phone: string | null;
   password: string;
   name: string;
 }): Promise<boolean> {
@@ -40,6 +42,7 @@ export async function ensureDemoTrader({
       id: newId(),
       tenant_id: tenantId,
       email,
+      phone,
       password_hash: await hashPassword(password),
       display_name: name,
       country_code: null,

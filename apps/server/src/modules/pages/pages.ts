@@ -53,29 +53,6 @@ export async function registerPages(app: FastifyInstance, services: TServices) {
     immutable: true,
   });
 
-  if (!existsSync(serverEntry)) {
-    app.log.warn(`portal build not found at ${serverEntry}: run "npm run build"`);
-    app.get('/', (_req, reply) =>
-      reply.code(503).type('text/plain').send('Portal not built. Run "npm run build".'),
-    );
-    return;
-  }
-  const render: TRenderFunction = (await import(pathToFileURL(serverEntry).href)).render;
-
-  await app.register(fastifyStatic, {
-    root: join(webDist, 'client/assets'),
-    prefix: '/assets/',
-    decorateReply: false,
-    maxAge: '365d',
-    immutable: true,
-  });
-  await app.register(fastifyStatic, {
-    root: join(webDist, 'client/public'),
-    prefix: '/static/',
-    decorateReply: false,
-    maxAge: '1d',
-  });
-
   if (existsSync(backofficeDist)) {
     await app.register(fastifyStatic, {
       root: join(backofficeDist, 'assets'),
@@ -93,6 +70,29 @@ export async function registerPages(app: FastifyInstance, services: TServices) {
       app.get('/admin/*', serveAdmin);
     }
   }
+
+  if (!existsSync(serverEntry)) {
+    app.log.warn(`portal build not found at ${serverEntry}: run "npm run build"`);
+    app.get('/', (_req, reply) =>
+      reply.code(503).type('text/plain').send('Portal not built. Run "npm run build".'),
+    );
+    return;
+  }
+  const render: TRenderFunction = (await import(pathToFileURL(serverEntry).href)).render;
+
+  await app.register(fastifyStatic, {
+    root: join(webDist, 'client/assets'),
+    prefix: '/assets/',
+    decorateReply: false,
+    maxAge: '365d',
+    immutable: true,
+  });
+  await app.register(fastifyStatic, {
+    root: join(webDist, 'client/static'),
+    prefix: '/static/',
+    decorateReply: false,
+    maxAge: '1d',
+  });
 
   const host: TWebHost = {
     async currentUser(request) {

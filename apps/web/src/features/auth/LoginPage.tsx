@@ -2,10 +2,32 @@ import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { PhoneField, type TPhoneValue } from '../../components/PhoneField';
 import { callRoute } from '../../lib/api';
 import { useI18n } from '../../lib/i18n';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^[\d\s()-]{4,20}$/;
+
+/** The calling code preselected for each route language. */
+const DEFAULT_REGION: Record<string, string> = {
+  'zh-CN': 'CN',
+  zh: 'TW',
+  en: 'US',
+  de: 'DE',
+  es: 'ES',
+  fil: 'PH',
+  fr: 'FR',
+  hi: 'IN',
+  id: 'ID',
+  ja: 'JP',
+  ko: 'KR',
+  pt: 'BR',
+  ru: 'RU',
+  th: 'TH',
+  tr: 'TR',
+  vi: 'VN',
+};
 
 /** Only same-site paths under a language are accepted as return addresses. */
 export function safeRedirect(value: string | null, lang: string): string {
@@ -16,28 +38,46 @@ export function safeRedirect(value: string | null, lang: string): string {
 export function Component() {
   const { t, lang } = useI18n();
   const [params] = useSearchParams();
+  const [mode, setMode] = useState<'email' | 'phone'>('email');
   const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState<TPhoneValue>({ twoCharCode: DEFAULT_REGION[lang] ?? 'US', number: '' });
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
-  const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ email?: string; phone?: string; password?: string; form?: string }>(
+    {},
+  );
   const [busy, setBusy] = useState(false);
   const redirect = params.get('redirect');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const next: typeof errors = {};
-    if (!EMAIL.test(email.trim())) next.email = t('validation.email');
+    if (mode === 'email' && !EMAIL.test(email.trim())) next.email = t('validation.email');
+    if (mode === 'phone' && !PHONE.test(phone.number.trim())) next.phone = t('validation.phone');
     if (!password) next.password = t('validation.required');
     setErrors(next);
     if (Object.keys(next).length) return;
     setBusy(true);
-    const answer = await callRoute('login', { email: email.trim(), password }, lang);
+    const answer = await callRoute(
+      'login',
+      mode === 'email'
+        ? { email: email.trim(), password }
+        : { phone: { ...phone, number: phone.number.trim() }, password },
+      lang,
+    );
     setBusy(false);
     if (answer.succeed) {
       window.location.assign(safeRedirect(redirect, lang));
       return;
     }
-    setErrors({ ...(answer.fields ?? {}), form: answer.message || t(answer.messageKey ?? 'errors.network') });
+    const fields = answer.fields ?? {};
+    setErrors({
+      ...(fields.email ? { email: fields.email } : {}),
+      ...(fields.password ? { password: fields.password } : {}),
+      ...(answer.ErrorCode === -1005
+        ? { phone: answer.message }
+        : { form: answer.message || t(answer.messageKey ?? 'errors.network') }),
+    });
   };
 
   return (
@@ -51,19 +91,40 @@ export function Component() {
           </div>
         )}
         <form onSubmit={submit} noValidate className="auth-form">
-          <label className="field">
-            <span className="field-label">{t('login.email')}</span>
-            <input
-              className="input"
-              type="email"
-              name="email"
-              autoComplete="username"
-              value={email}
-              aria-invalid={!!errors.email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-            <span className="field-error">{errors.email}</span>
-          </label>
+          <div className="auth-tabs" role="group" aria-label={t('login.title')}>
+            {(['email', 'phone'] as const).map((m) => (
+              <button
+                key={m}
+                type="button"
+                className="auth-tab"
+                aria-pressed={mode === m}
+                data-testid={`login-mode-${m}`}
+                onClick={() => {
+                  setMode(m);
+                  setErrors({});
+                }}
+              >
+                {t(m === 'email' ? 'login.byEmail' : 'login.byPhone')}
+              </button>
+            ))}
+          </div>
+          {mode === 'phone' ? (
+            <PhoneField label={t('login.phone')} value={phone} onChange={setPhone} error={errors.phone} />
+          ) : (
+            <label className="field">
+              <span className="field-label">{t('login.email')}</span>
+              <input
+                className="input"
+                type="email"
+                name="email"
+                autoComplete="username"
+                value={email}
+                aria-invalid={!!errors.email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+              <span className="field-error">{errors.email}</span>
+            </label>
+          )}
           <label className="field">
             <span className="field-label">{t('login.password')}</span>
             <span className="input-affix">

@@ -1,0 +1,16 @@
+/**
+ * Short route names and their /api/v1 paths: the route catalogue's addresses, kept apart from the
+ * schemas so the browser can call routes without bundling zod.
+ */
+export const ROUTE_PATHS = {
+  countrylist: '/api/v1/common/countrylist',
+  localelist: '/api/v1/common/localelist',
+  legaldoc: '/api/v1/content/legal',
+  login: '/api/v1/usercenter/login',
+  logout: '/api/v1/usercenter/logout',
+  userinfo: '/api/v1/usercenter/userinfo',
+  adminlogin: '/api/v1/admin/auth/login',
+  adminlogout: '/api/v1/admin/auth/logout',
+  adminme: '/api/v1/admin/auth/me',
+  adminoverview: '/api/v1/admin/statistics/overview',
+} as const;
