@@ -28,7 +28,7 @@ export interface TSeedResult {
  * DATA_DIR/initial-admin-password so later starts can print it again) and the demo trader.
  */
 export async function seed(config: TConfig, database: TDatabase): Promise<TSeedResult> {
-  const tenant = await ensureDefaultTenant({ db: database.db, name: 'Demo Broker' });
+  const tenant = await ensureDefaultTenant({ db: database.db, name: 'Northstar Markets' });
   const passwordFile = join(resolve(config.DATA_DIR), 'initial-admin-password');
   let password =
     config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);
