@@ -110,7 +110,6 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       parts: {
         database: { ...db, kind: database.kind },
         redis: { status: redisStatus },
-        engine: { status: 'ok' },
       },
     });
   });

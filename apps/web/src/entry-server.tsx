@@ -54,10 +54,13 @@ export const render: TRenderFunction = async (request, host, info) => {
   const user = await host.currentUser(request);
   const boot: TBootData = { lang, catalog, device: info.device, user, pseudo };
   const t = createTranslator(lang, catalog);
-  const title = pageTitle(
-    context.matches.map((m) => ({ handle: m.route.handle })),
-    t,
-  );
+  const title =
+    context.statusCode === 404
+      ? `${t('notFound.title')} · ${t('brand.name')}`
+      : pageTitle(
+          context.matches.map((m) => ({ handle: m.route.handle })),
+          t,
+        );
   const router = createStaticRouter(handler.dataRoutes, context);
 
   let html: string;
@@ -72,7 +75,7 @@ export const render: TRenderFunction = async (request, host, info) => {
     );
   } catch {
     // The page, or the error page, failed to render: the fallback page has no dependencies.
-    html = renderToString(<ErrorFallback />);
+    html = renderToString(<ErrorFallback lang={lang} />);
     status = 500;
   }
 

@@ -66,7 +66,9 @@ describe('back-office catalogs', () => {
   it('are complete in English and Simplified Chinese', () => {
     expect(Object.keys(adminZh).sort()).toEqual(Object.keys(adminEn).sort());
     const untranslated = Object.keys(adminEn).filter(
-      (k) => adminEn[k] === adminZh[k] && /[a-z]{3,}/i.test((adminEn[k] ?? '').replaceAll('Northstar Markets', '')),
+      (k) =>
+        adminEn[k] === adminZh[k] &&
+        /[a-z]{3,}/i.test((adminEn[k] ?? '').replaceAll('Northstar Markets', '')),
     );
     expect(untranslated).toEqual([]);
   });
