@@ -177,4 +177,64 @@ describe('portal in the browser', () => {
     expect(width).toBeLessThanOrEqual(375);
     await context.close();
   });
+
+  it('reloads once when a page chunk fails to load, and not again within 60 s', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    // Every request for the QR page's chunk fails, as after a deployment removed it.
+    let blocked = 0;
+    await page.route(/\/assets\/QrCodePage-[^/]+\.js$/, (route) => {
+      blocked++;
+      return route.abort();
+    });
+    await page.goto(`${server.baseUrl}/en`);
+    await page.waitForLoadState('networkidle');
+    let loads = 0;
+    page.on('load', () => {
+      loads++;
+    });
+    await page.evaluate(() => {
+      // Client-side navigation, as a click on an in-app link does.
+      window.history.pushState({}, '', '/en/qrcodePage');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => loads, { timeout: 10_000 }).toBe(1);
+    expect(blocked).toBeGreaterThanOrEqual(1);
+    const stamp = await page.evaluate(() => window.sessionStorage.getItem('chunk-reload-at'));
+    expect(Number(stamp)).toBeGreaterThan(0);
+    // A second failure inside the guard window must not reload again.
+    await page.goto(`${server.baseUrl}/en`);
+    loads = 0;
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/en/qrcodePage');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await page.waitForTimeout(1500);
+    expect(loads).toBe(0);
+    await context.close();
+  });
+
+  it('prefetches linked pages when idle, but not on 2g or with data saver', async () => {
+    const chunkRequests = async (connection: Record<string, unknown> | null) => {
+      const context = await newContext(browser);
+      if (connection) {
+        await context.addInitScript((value) => {
+          Object.defineProperty(navigator, 'connection', { value, configurable: true });
+        }, connection);
+      }
+      const page = await context.newPage();
+      const chunks: string[] = [];
+      page.on('request', (request) => {
+        if (/\/assets\/(QrCodePage|LoginPage|LegalPage)-/.test(request.url())) chunks.push(request.url());
+      });
+      await page.goto(`${server.baseUrl}/en`);
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(2500);
+      await context.close();
+      return chunks.length;
+    };
+    expect(await chunkRequests(null)).toBeGreaterThanOrEqual(3);
+    expect(await chunkRequests({ effectiveType: '2g', saveData: false })).toBe(0);
+    expect(await chunkRequests({ effectiveType: '4g', saveData: true })).toBe(0);
+  });
 });

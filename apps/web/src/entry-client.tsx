@@ -48,8 +48,8 @@ function prefetchLinkedPages() {
     );
     for (const href of hrefs) {
       for (const match of matchRoutes(routes, href) ?? []) {
-        const lazy = match.route.lazy;
-        if (typeof lazy === 'function') void lazy().catch(() => undefined);
+        const preload = (match.route.lazy as { preload?: () => Promise<unknown> } | undefined)?.preload;
+        if (preload) void preload().catch(() => undefined);
       }
     }
   });

@@ -5,6 +5,7 @@ import { Component as ErrorPageRoute } from '../features/errors/ErrorPage';
 import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary';
 import { HomePage } from '../features/home/HomePage';
 import { userInfoFromCookie } from '../lib/cookies';
+import { isChunkLoadError, reloadForChunkError } from '../lib/resilience';
 import { LangLayout } from './LangLayout';
 import { PublicLayout } from './PublicLayout';
 
@@ -36,9 +37,24 @@ function notFound(): never {
   throw data({ notFound: true }, { status: 404 });
 }
 
-const lazyPage = (load: () => Promise<{ Component: RouteObject['Component'] }>) => async () => {
-  const { Component } = await load();
-  return { Component };
+/**
+ * A route's code, loaded on demand. When its chunk cannot be fetched (a new deployment removed it,
+ * the network dropped), the page reloads once (spec 8) instead of showing an error.
+ */
+const lazyPage = (load: () => Promise<{ Component: RouteObject['Component'] }>) => {
+  const lazy = async () => {
+    try {
+      const { Component } = await load();
+      return { Component };
+    } catch (error) {
+      if (typeof window !== 'undefined' && isChunkLoadError(error) && reloadForChunkError()) {
+        return new Promise<never>(() => undefined);
+      }
+      throw error;
+    }
+  };
+  // Prefetching warms the chunk without the reload: a failed prefetch is retried on navigation.
+  return Object.assign(lazy, { preload: load });
 };
 
 export const routes: RouteObject[] = [

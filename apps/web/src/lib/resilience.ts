@@ -11,23 +11,29 @@ export function shouldReloadAfterChunkError(now: number, lastReloadAt: number | 
   return lastReloadAt === null || now - lastReloadAt > CHUNK_RELOAD_GUARD_MS;
 }
 
+/** Reloads the page after a chunk failed to load, unless it already did so in the last 60 s. */
+export function reloadForChunkError(win: Window = window): boolean {
+  const last = Number(win.sessionStorage.getItem(RELOAD_KEY)) || null;
+  if (!shouldReloadAfterChunkError(Date.now(), last)) return false;
+  win.sessionStorage.setItem(RELOAD_KEY, String(Date.now()));
+  win.location.reload();
+  return true;
+}
+
+const CHUNK_ERROR =
+  /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i;
+
+export function isChunkLoadError(error: unknown): boolean {
+  return CHUNK_ERROR.test(String((error as Error | undefined)?.message ?? error));
+}
+
+/** Catches chunk failures that no route handles: Vite's preload errors and unhandled imports. */
 export function installChunkReloadGuard(win: Window = window) {
-  const onError = (event: Event) => {
-    const last = Number(win.sessionStorage.getItem(RELOAD_KEY)) || null;
-    if (!shouldReloadAfterChunkError(Date.now(), last)) return;
-    event.preventDefault?.();
-    win.sessionStorage.setItem(RELOAD_KEY, String(Date.now()));
-    win.location.reload();
-  };
-  win.addEventListener('vite:preloadError', onError);
+  win.addEventListener('vite:preloadError', (event) => {
+    if (reloadForChunkError(win)) event.preventDefault();
+  });
   win.addEventListener('unhandledrejection', (event) => {
-    const message = String((event as PromiseRejectionEvent).reason?.message ?? '');
-    if (
-      /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(
-        message,
-      )
-    )
-      onError(event);
+    if (isChunkLoadError(event.reason)) reloadForChunkError(win);
   });
 }
 
