@@ -1,18 +1,18 @@
-import { z } from 'zod';
-
-/** The one answer envelope of every gateway call (spec 7). */
-export const ZEnvelope = z.object({
-  code: z.number().int(),
-  success: z.boolean(),
-  data: z.unknown(),
-  errorCode: z.number().int(),
-  message: z.string(),
+/**
+ * The one answer envelope of every gateway call (spec 7). Plain types, no schema library, so the
+ * browser bundles stay small.
+ */
+export interface TEnvelope<T = unknown> {
+  code: number;
+  success: boolean;
+  data: T;
+  errorCode: number;
+  message: string;
   /** Translation key of the message, so clients can re-translate. */
-  messageKey: z.string().optional(),
-  /** Field-level problems for forms: field name -> translation key. */
-  fields: z.record(z.string(), z.string()).optional(),
-});
-export type TEnvelope<T = unknown> = Omit<z.infer<typeof ZEnvelope>, 'data'> & { data: T };
+  messageKey?: string;
+  /** Field-level problems for forms: field name -> translated message. */
+  fields?: Record<string, string>;
+}
 
 /** The client's unwrapped shape (spec 7): code, succeed, Data and ErrorCode filled from the envelope. */
 export interface TUnwrapped<T> {
