@@ -3,7 +3,7 @@ import { groupedCountries } from '@broker/i18n/countries';
 import { isLocaleCode, LOCALES } from '@broker/i18n/locales';
 import { sql } from 'kysely';
 import { type CountryCode, parsePhoneNumberWithError } from 'libphonenumber-js';
-import { COOKIE } from '../http/context';
+import { COOKIE, type TCallContext } from '../http/context';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
 import { recordAudit } from './audit/audit';
@@ -38,6 +38,24 @@ async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: stri
 const secureCookies = (ctx: Parameters<THandlers['login']>[1]) =>
   ctx.services.config.COOKIE_SECURE ?? ctx.request.protocol === 'https';
 
+/** Ends the session of the cookie that came with the call, if it is live, and clears its cookies. */
+async function signOut(ctx: TCallContext, kind: 'user' | 'staff'): Promise<{ ok: true }> {
+  const token = ctx.request.cookies[kind === 'user' ? COOKIE.userToken : COOKIE.staffToken];
+  const session = kind === 'user' ? ctx.userSession : ctx.staffSession;
+  if (token && session) {
+    await revokeSession({ db: ctx.services.database.db, token });
+    await recordAudit(ctx.services.database.db, {
+      tenantId: ctx.tenant.id,
+      actorKind: kind,
+      actorId: session.subjectId,
+      action: `${kind === 'user' ? 'user' : 'staff'}.signout`,
+      ip: ctx.ip,
+    });
+  }
+  clearSessionCookies(ctx.reply, kind);
+  return { ok: true };
+}
+
 export const handlers: THandlers = {
   countrylist: async (input, ctx) =>
     groupedCountries(input.list ?? (ctx.locale.startsWith('zh') ? 'zh' : 'en')),
@@ -68,21 +86,7 @@ export const handlers: THandlers = {
     return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), user };
   },
 
-  logout: async (_input, ctx) => {
-    const token = ctx.request.cookies[COOKIE.userToken];
-    if (token && ctx.userSession) {
-      await revokeSession({ db: ctx.services.database.db, token });
-      await recordAudit(ctx.services.database.db, {
-        tenantId: ctx.tenant.id,
-        actorKind: 'user',
-        actorId: ctx.userSession.subjectId,
-        action: 'user.signout',
-        ip: ctx.ip,
-      });
-    }
-    clearSessionCookies(ctx.reply, 'user');
-    return { ok: true as const };
-  },
+  logout: (_input, ctx) => signOut(ctx, 'user'),
 
   userinfo: async (_input, ctx) => {
     const user = await userProfile({
@@ -112,21 +116,7 @@ export const handlers: THandlers = {
     return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), staff };
   },
 
-  adminlogout: async (_input, ctx) => {
-    const token = ctx.request.cookies[COOKIE.staffToken];
-    if (token && ctx.staffSession) {
-      await revokeSession({ db: ctx.services.database.db, token });
-      await recordAudit(ctx.services.database.db, {
-        tenantId: ctx.tenant.id,
-        actorKind: 'staff',
-        actorId: ctx.staffSession.subjectId,
-        action: 'staff.signout',
-        ip: ctx.ip,
-      });
-    }
-    clearSessionCookies(ctx.reply, 'staff');
-    return { ok: true as const };
-  },
+  adminlogout: (_input, ctx) => signOut(ctx, 'staff'),
 
   adminme: async (_input, ctx) => ({ ...ctx.staff!, csrfToken: ctx.staffSession!.csrfToken }),
 

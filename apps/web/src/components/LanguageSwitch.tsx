@@ -4,11 +4,12 @@ import {
   LANGUAGE_COOKIE_MAX_AGE_SECONDS,
   LOCALES,
 } from '@broker/i18n/locales';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { switchLanguagePath } from '../app/paths';
 import { writeCookie } from '../lib/cookies';
 import { useI18n } from '../lib/i18n';
+import { useDismiss } from '../lib/use-dismiss';
 import { Icon } from './Icon';
 
 /** Replaces the first path segment with the chosen language and reloads the same page (spec 2.3). */
@@ -21,19 +22,7 @@ export function LanguageSwitch() {
   const current = isLocaleCode(pathLang) ? LOCALES.find((l) => l.code === pathLang) : undefined;
   const label = current?.name ?? 'English';
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent) => {
-      if (!ref.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
 
   const choose = (code: string) => {
     writeCookie(LANGUAGE_COOKIE, code, LANGUAGE_COOKIE_MAX_AGE_SECONDS);

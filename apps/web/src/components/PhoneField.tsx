@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { callRoute } from '../lib/api';
 import { useI18n } from '../lib/i18n';
+import { useDismiss } from '../lib/use-dismiss';
 import { Icon } from './Icon';
 
 export interface TCountryOption {
@@ -78,14 +79,7 @@ export function PhoneField({
     loadCountries(lang, intl).then(setCountries, () => setFailed(true));
   }, [lang, intl]);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent) => {
-      if (!ref.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
 
   const selected = countries?.find((c) => c.twoCharCode === value.twoCharCode);
   const groups = useMemo(() => {

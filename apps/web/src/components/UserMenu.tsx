@@ -1,10 +1,11 @@
 import { pathAfterLogout, userMenuAction } from '@broker/domain/user-menu';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { callRoute } from '../lib/api';
 import { removeCookie } from '../lib/cookies';
 import { useI18n } from '../lib/i18n';
 import { useShell } from '../lib/store';
+import { useDismiss } from '../lib/use-dismiss';
 import { Icon } from './Icon';
 
 const COMMANDS = [
@@ -33,14 +34,7 @@ export function UserMenu({ name }: { name: string }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent) => {
-      if (!ref.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open]);
+  useDismiss(ref, open, () => setOpen(false));
 
   const run = (command: number) => {
     const action = userMenuAction(command);

@@ -27,11 +27,12 @@ export function isChunkLoadError(error: unknown): boolean {
   return CHUNK_ERROR.test(String((error as Error | undefined)?.message ?? error));
 }
 
-/** Catches chunk failures that no route handles: Vite's preload errors and unhandled imports. */
+/**
+ * Catches chunk failures that no route handles (an import in an effect, say). Route chunks are
+ * handled by the router's lazy loader, and a failed prefetch is ignored, so Vite's own
+ * `vite:preloadError` event, which both of those also fire, is not used here.
+ */
 export function installChunkReloadGuard(win: Window = window) {
-  win.addEventListener('vite:preloadError', (event) => {
-    if (reloadForChunkError(win)) event.preventDefault();
-  });
   win.addEventListener('unhandledrejection', (event) => {
     if (isChunkLoadError(event.reason)) reloadForChunkError(win);
   });

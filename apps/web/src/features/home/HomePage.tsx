@@ -80,6 +80,15 @@ function TerminalPreview() {
   );
 }
 
+function SectionHead({ title, subtitle }: { title: string; subtitle?: string }) {
+  return (
+    <div className="section-head">
+      <h2>{title}</h2>
+      {subtitle && <p>{subtitle}</p>}
+    </div>
+  );
+}
+
 export function HomePage() {
   const { t, lang, formatNumber } = useI18n();
   return (
@@ -112,10 +121,7 @@ export function HomePage() {
       </section>
 
       <section className="section" id="markets">
-        <div className="section-head">
-          <h2>{t('home.markets.title')}</h2>
-          <p>{t('home.markets.subtitle')}</p>
-        </div>
+        <SectionHead title={t('home.markets.title')} subtitle={t('home.markets.subtitle')} />
         <div className="asset-grid">
           {ASSETS.map((asset) => (
             <article key={asset.key} className="asset-card">
@@ -137,10 +143,7 @@ export function HomePage() {
       </section>
 
       <section className="section section-alt">
-        <div className="section-head">
-          <h2>{t('home.accounts.title')}</h2>
-          <p>{t('home.accounts.subtitle')}</p>
-        </div>
+        <SectionHead title={t('home.accounts.title')} subtitle={t('home.accounts.subtitle')} />
         <div className="account-grid">
           {ACCOUNTS.map((key) => (
             <article key={key} className={`account-card${key === 'real' ? ' featured' : ''}`}>
@@ -155,10 +158,7 @@ export function HomePage() {
       </section>
 
       <section className="section" id="copy-trading">
-        <div className="section-head">
-          <h2>{t('home.features.title')}</h2>
-          <p>{t('home.features.subtitle')}</p>
-        </div>
+        <SectionHead title={t('home.features.title')} subtitle={t('home.features.subtitle')} />
         <div className="feature-grid" id="strategies">
           {FEATURES.map((feature) => (
             <article key={feature.key} className="feature-card">
@@ -175,9 +175,7 @@ export function HomePage() {
       </section>
 
       <section className="section section-alt">
-        <div className="section-head">
-          <h2>{t('home.trust.title')}</h2>
-        </div>
+        <SectionHead title={t('home.trust.title')} />
         <div className="trust-grid">
           {TRUST.map((key) => (
             <div key={key} className="trust-item">
