@@ -10,6 +10,9 @@ import type { TServices } from './http/context';
 import { registerGateway } from './http/gateway';
 import { loadServerCatalogs } from './i18n';
 import { handlers } from './modules/handlers';
+import { createFeed } from './modules/market/feed/create-feed';
+import { MarketService } from './modules/market/market-service';
+import { MarketStream } from './modules/market/stream';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
@@ -46,10 +49,12 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   if (redis) await redis.connect();
 
   const tenants = new TenantResolver(database.db);
+  const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
   const services: TServices = {
     config,
     database,
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    market,
     resolveTenant: (input) => tenants.resolve(input),
     redisStatus: async () => {
       if (!redis) return 'absent';
@@ -118,13 +123,49 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   );
 
   registerGateway(app, services, handlers);
+  market.start();
+  const stream = new MarketStream(market);
+  app.server.on('upgrade', (request, socket, head) => {
+    if (!stream.handleUpgrade(request, socket, head)) socket.destroy();
+  });
+  const ticks = new client.Counter({
+    name: 'market_ticks_total',
+    help: 'Ticks accepted from the feed',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(market.tickCount);
+    },
+  });
+  const filtered = new client.Counter({
+    name: 'market_ticks_filtered_total',
+    help: 'Off-market ticks dropped',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(market.filteredCount);
+    },
+  });
+  const connections = new client.Gauge({
+    name: 'market_stream_connections',
+    help: 'Open market WebSocket connections',
+    registers: [registry],
+    collect() {
+      this.set(stream.connections);
+    },
+  });
+  void ticks;
+  void filtered;
+  void connections;
   await registerPages(app, services);
 
   return {
     app,
     services,
     close: async () => {
+      stream.close();
       await app.close();
+      await market.stop();
       await redis?.quit().catch(() => undefined);
       if (!options.database) await database.close();
     },

@@ -32,6 +32,30 @@ const ZConfig = z.object({
     .enum(['true', 'false'])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** Price source: the built-in simulator, a replay of FEED_REPLAY_FILE, or none. */
+  FEED: z.enum(['simulator', 'replay', 'off']).default('simulator'),
+  /** Seed of the simulator: the same seed gives the same prices at the same times. */
+  FEED_SEED: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(20_261_122),
+  /** Share of simulated ticks replaced by off-market spikes, to exercise the filter. */
+  FEED_SPIKE_RATE: z.coerce.number().min(0).max(0.1).default(0),
+  FEED_REPLAY_FILE: z.string().optional(),
+  /** The broker's server time zone: daily, weekly and monthly candles start at its midnight. */
+  SERVER_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as UTC or Europe/Athens'),
   /** Directory of the built web and back-office apps. */
   WEB_DIST: z.string().default('apps/web/dist'),
   BACKOFFICE_DIST: z.string().default('apps/backoffice/dist'),

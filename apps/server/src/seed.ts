@@ -5,6 +5,7 @@ import type { TDatabase } from './db/database';
 import { strongPassword } from './ids';
 import { ensureAdministrator } from './modules/identity/staff';
 import { ensureDemoTrader } from './modules/identity/users';
+import { ensureInstruments } from './modules/market/instruments-store';
 import { ensureDefaultTenant } from './modules/tenancy/tenancy';
 
 export const ADMIN_USERNAME = 'admin';
@@ -29,6 +30,7 @@ export interface TSeedResult {
  */
 export async function seed(config: TConfig, database: TDatabase): Promise<TSeedResult> {
   const tenant = await ensureDefaultTenant({ db: database.db, name: 'Northstar Markets' });
+  await ensureInstruments({ db: database.db, tenantId: tenant.id });
   const passwordFile = join(resolve(config.DATA_DIR), 'initial-admin-password');
   let password =
     config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);

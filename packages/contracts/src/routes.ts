@@ -65,6 +65,67 @@ export const ZSessionAnswer = z.object({
   expiresAt: z.string(),
 });
 
+const ZPrice = z.string().regex(/^-?\d+(\.\d+)?$/);
+export const ZQuote = z.object({
+  symbol: z.string(),
+  bid: ZPrice,
+  ask: ZPrice,
+  spread: z.number().int(),
+  digits: z.number().int(),
+  time: z.number().int(),
+  open: ZPrice,
+  high: ZPrice,
+  low: ZPrice,
+  previousClose: ZPrice,
+  change: ZPrice,
+  changePercent: ZPrice,
+  status: z.enum(['open', 'closed']),
+});
+export const ZNamedQuote = ZQuote.extend({ name: z.string(), category: z.string() });
+export const ZSymbolInfo = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  category: z.enum(['forex', 'metals', 'energy', 'indices', 'crypto']),
+  base: z.string(),
+  quote: z.string(),
+  digits: z.number().int(),
+  contractSize: z.string(),
+  minVolume: z.string(),
+  volumeStep: z.string(),
+  maxVolume: z.string(),
+  defaultLeverage: z.number().int(),
+  marginCurrency: z.string(),
+  profitCurrency: z.string(),
+  swapLong: z.string(),
+  swapShort: z.string(),
+  enabled: z.boolean(),
+  closeOnly: z.boolean(),
+  shortAllowed: z.boolean(),
+  hot: z.boolean(),
+  sessions: z.array(z.object({ from: z.number().int(), to: z.number().int() })),
+  open: z.boolean(),
+});
+export const ZCandle = z.object({
+  time: z.number().int(),
+  open: ZPrice,
+  high: ZPrice,
+  low: ZPrice,
+  close: ZPrice,
+  volume: z.number().int(),
+});
+const ZSymbolName = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{3,12}$/, 'symbolFormat');
+const ZTimeframe = z.enum(['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN']);
+const ZCategory = z.enum(['forex', 'metals', 'energy', 'indices', 'crypto']);
+const ZCurrencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{2,6}$/, 'currencyFormat');
+
 export const routeCatalogue = {
   countrylist: define({
     name: 'countrylist',
@@ -83,6 +144,183 @@ export const routeCatalogue = {
     summary: 'The sixteen languages with routes',
     input: empty,
     output: z.array(ZLocaleEntry),
+  }),
+  symbols: define({
+    name: 'symbols',
+    path: ROUTE_PATHS.symbols,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'The instrument catalogue with trading specifications, optionally of one category',
+    input: z.object({ category: ZCategory.optional() }),
+    output: z.array(ZSymbolInfo),
+  }),
+  kline: define({
+    name: 'kline',
+    path: ROUTE_PATHS.kline,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Candles of a symbol and timeframe, oldest first (at most 2000)',
+    input: z.object({
+      symbol: ZSymbolName,
+      timeframe: ZTimeframe,
+      from: z.number().int().nonnegative().optional(),
+      to: z.number().int().nonnegative().optional(),
+      limit: z.number().int().min(1).max(2000).optional(),
+    }),
+    output: z.object({
+      symbol: z.string(),
+      timeframe: ZTimeframe,
+      digits: z.number().int(),
+      candles: z.array(ZCandle),
+    }),
+  }),
+  klinetoday: define({
+    name: 'klinetoday',
+    path: ROUTE_PATHS.klinetoday,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: "Today's five-minute candles of a symbol (the broker's server day)",
+    input: z.object({ symbol: ZSymbolName }),
+    output: z.object({
+      symbol: z.string(),
+      digits: z.number().int(),
+      dayStart: z.number().int(),
+      candles: z.array(ZCandle),
+    }),
+  }),
+  currencydetail: define({
+    name: 'currencydetail',
+    path: ROUTE_PATHS.currencydetail,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'One symbol: specification, quote and session state',
+    input: z.object({ symbol: ZSymbolName }),
+    output: z.object({ info: ZSymbolInfo, quote: ZQuote.nullable(), nextOpen: z.number().int().nullable() }),
+  }),
+  currencylist: define({
+    name: 'currencylist',
+    path: ROUTE_PATHS.currencylist,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Quotes by category and search text, paged',
+    input: z.object({
+      category: ZCategory.optional(),
+      search: z.string().trim().max(40).optional(),
+      page: z.number().int().min(1).default(1),
+      size: z.number().int().min(1).max(100).default(50),
+    }),
+    output: z.object({
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+      items: z.array(ZNamedQuote),
+    }),
+  }),
+  currencyhot: define({
+    name: 'currencyhot',
+    path: ROUTE_PATHS.currencyhot,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Quotes of the hot symbols',
+    input: z.object({}).passthrough(),
+    output: z.array(ZNamedQuote),
+  }),
+  hotall: define({
+    name: 'hotall',
+    path: ROUTE_PATHS.hotall,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'For each category, its three most active symbols by change',
+    input: z.object({}).passthrough(),
+    output: z.array(z.object({ category: ZCategory, items: z.array(ZNamedQuote) })),
+  }),
+  currencyother: define({
+    name: 'currencyother',
+    path: ROUTE_PATHS.currencyother,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Quotes of symbols that share a currency with the given one',
+    input: z.object({ symbol: ZSymbolName }),
+    output: z.array(ZNamedQuote),
+  }),
+  currencyall: define({
+    name: 'currencyall',
+    path: ROUTE_PATHS.currencyall,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Quotes of every symbol',
+    input: z.object({}).passthrough(),
+    output: z.array(ZNamedQuote),
+  }),
+  currencystat: define({
+    name: 'currencystat',
+    path: ROUTE_PATHS.currencystat,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Day, week, month and quarter statistics of a symbol',
+    input: z.object({ symbol: ZSymbolName }),
+    output: z.object({
+      symbol: z.string(),
+      ranges: z.array(
+        z.object({
+          period: z.enum(['1D', '1W', '1M', '3M']),
+          open: ZPrice,
+          high: ZPrice,
+          low: ZPrice,
+          changePercent: ZPrice,
+        }),
+      ),
+    }),
+  }),
+  currencystats: define({
+    name: 'currencystats',
+    path: ROUTE_PATHS.currencystats,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Market movers: top gainers and losers of the day',
+    input: z.object({ category: ZCategory.optional(), limit: z.number().int().min(1).max(20).default(5) }),
+    output: z.object({ gainers: z.array(ZNamedQuote), losers: z.array(ZNamedQuote) }),
+  }),
+  pairs: define({
+    name: 'pairs',
+    path: ROUTE_PATHS.pairs,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Currency converter: the currencies it knows and, when asked, a conversion through cross rates',
+    input: z.object({
+      from: ZCurrencyCode.optional(),
+      to: ZCurrencyCode.optional(),
+      amount: z
+        .string()
+        .trim()
+        .regex(/^\d{1,15}(\.\d{1,8})?$/, 'amountFormat')
+        .optional(),
+    }),
+    output: z.object({
+      currencies: z.array(
+        z.object({ code: z.string(), kind: z.enum(['fiat', 'crypto', 'metal']), name: z.string() }),
+      ),
+      conversion: z
+        .object({
+          from: z.string(),
+          to: z.string(),
+          amount: z.string(),
+          rate: z.string(),
+          result: z.string(),
+          time: z.number().int(),
+          path: z.array(z.string()),
+        })
+        .nullable(),
+    }),
+  }),
+  fullname: define({
+    name: 'fullname',
+    path: ROUTE_PATHS.fullname,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Full names of symbols in the request language',
+    input: z.object({ symbols: z.array(ZSymbolName).max(200).optional() }),
+    output: z.record(z.string(), z.string()),
   }),
   legaldoc: define({
     name: 'legaldoc',

@@ -17,3 +17,27 @@ export function formatPriceString(price: string | number, digits?: number): stri
   const decimals = digits ?? priceDecimals(price);
   return new Big(price).toFixed(decimals, Big.roundHalfUp);
 }
+
+/** An integer number of points as a decimal string: (123456, 3) -> "123.456". */
+export function fromPoints(points: number, digits: number): string {
+  if (digits === 0) return String(points);
+  const negative = points < 0;
+  const text = String(Math.abs(points)).padStart(digits + 1, '0');
+  const out = `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+  return negative ? `-${out}` : out;
+}
+
+/** A decimal price string as integer points; throws on more decimals than the symbol has. */
+export function toPoints(price: string, digits: number): number {
+  if (!/^-?\d+(\.\d+)?$/.test(price)) throw new Error(`not a price: ${price}`);
+  const [whole = '0', fraction = ''] = price.replace('-', '').split('.');
+  if (fraction.length > digits) throw new Error(`too many decimals: ${price}`);
+  const points = Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+  return price.startsWith('-') ? -points : points;
+}
+
+/** Percentage change from `from` to `to` (integers), two decimals, as a string. */
+export function changePercent(from: number, to: number): string {
+  if (from === 0) return '0.00';
+  return new Big(to - from).times(100).div(from).toFixed(2, Big.roundHalfUp);
+}

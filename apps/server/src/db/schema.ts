@@ -85,7 +85,54 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
+export interface InstrumentsTable {
+  tenant_id: string;
+  symbol: string;
+  category: string;
+  base: string;
+  quote: string;
+  digits: number;
+  contract_size: string;
+  min_volume: string;
+  volume_step: string;
+  max_volume: string;
+  default_leverage: number;
+  margin_currency: string;
+  profit_currency: string;
+  sessions: ColumnType<unknown, string, string>;
+  swap_long: string;
+  swap_short: string;
+  enabled: boolean;
+  close_only: boolean;
+  short_allowed: boolean;
+  hot: boolean;
+  sort: number;
+}
+export interface CandlesTable {
+  symbol: string;
+  timeframe: string;
+  open_time: ColumnType<string, number | string, number | string>;
+  open: ColumnType<string, number | string, number | string>;
+  high: ColumnType<string, number | string, number | string>;
+  low: ColumnType<string, number | string, number | string>;
+  close: ColumnType<string, number | string, number | string>;
+  volume: ColumnType<string, number | string, number | string>;
+}
+export interface FilteredTicksTable {
+  id: Generated<string>;
+  symbol: string;
+  tick_time: ColumnType<string, number, number>;
+  bid: ColumnType<string, number, number>;
+  ask: ColumnType<string, number, number>;
+  reference: ColumnType<string, string, string>;
+  deviation: ColumnType<string, string, string>;
+  created_at: Timestamp;
+}
+
 export interface TDatabaseSchema {
+  instruments: InstrumentsTable;
+  candles: CandlesTable;
+  filtered_ticks: FilteredTicksTable;
   tenants: TenantsTable;
   tenant_domains: TenantDomainsTable;
   users: UsersTable;

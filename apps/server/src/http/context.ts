@@ -3,6 +3,7 @@ import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
 import type { TSession } from '../modules/identity/sessions';
 import type { TStaffProfile } from '../modules/identity/staff';
+import type { MarketService } from '../modules/market/market-service';
 import type { TTenant } from '../modules/tenancy/tenancy';
 import type { TRateLimiter } from '../rate-limit';
 
@@ -11,6 +12,7 @@ export interface TServices {
   config: TConfig;
   database: TDatabase;
   rateLimiter: TRateLimiter;
+  market: MarketService;
   resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
   redisStatus(): Promise<'ok' | 'down' | 'absent'>;
 }

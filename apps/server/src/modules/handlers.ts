@@ -11,6 +11,7 @@ import { revokeSession } from './identity/sessions';
 import { signIn } from './identity/sign-in';
 import { staffProfile } from './identity/staff';
 import { userProfile } from './identity/users';
+import { quoteHandlers } from './market/quote-handlers';
 import { legalDocument } from './pages/legal';
 
 const LOGIN_LIMIT_PER_MINUTE = 20;
@@ -57,6 +58,7 @@ async function signOut(ctx: TCallContext, kind: 'user' | 'staff'): Promise<{ ok:
 }
 
 export const handlers: THandlers = {
+  ...quoteHandlers,
   countrylist: async (input, ctx) =>
     groupedCountries(input.list ?? (ctx.locale.startsWith('zh') ? 'zh' : 'en')),
 

@@ -1,0 +1,217 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { isTimeframe, type TTimeframe } from '@broker/domain/market/timeframes';
+import { fromPoints } from '@broker/domain/price-format';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { MarketService, TMarketEvent } from './market-service';
+
+export const STREAM_PATH = '/ws/market';
+const FLUSH_MS = 100;
+const HEARTBEAT_MS = 15_000;
+/** Above this many unsent bytes a client is slow: it keeps only the newest value of each stream. */
+const SLOW_CLIENT_BYTES = 256 * 1024;
+const MAX_SUBSCRIPTIONS = 200;
+
+interface TClient {
+  socket: WebSocket;
+  quotes: Set<string>;
+  klines: Set<string>;
+  pending: Map<string, unknown>;
+  alive: boolean;
+}
+
+type TClientMessage =
+  | { op: 'subscribe' | 'unsubscribe'; channel: 'quote'; symbols: string[] }
+  | { op: 'subscribe' | 'unsubscribe'; channel: 'kline'; symbol: string; timeframe: TTimeframe }
+  | { op: 'ping' };
+
+function parseMessage(raw: string): TClientMessage | null {
+  try {
+    const message = JSON.parse(raw) as Record<string, unknown>;
+    if (message.op === 'ping') return { op: 'ping' };
+    if (message.op !== 'subscribe' && message.op !== 'unsubscribe') return null;
+    if (
+      message.channel === 'quote' &&
+      Array.isArray(message.symbols) &&
+      message.symbols.every((s) => typeof s === 'string')
+    ) {
+      return {
+        op: message.op,
+        channel: 'quote',
+        symbols: (message.symbols as string[]).slice(0, MAX_SUBSCRIPTIONS),
+      };
+    }
+    if (
+      message.channel === 'kline' &&
+      typeof message.symbol === 'string' &&
+      typeof message.timeframe === 'string' &&
+      isTimeframe(message.timeframe)
+    ) {
+      return { op: message.op, channel: 'kline', symbol: message.symbol, timeframe: message.timeframe };
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The market stream: clients subscribe to quotes and candles per symbol, get a snapshot at once,
+ * then updates coalesced every 100 ms (only the newest value per stream is sent, so a slow client
+ * never works through a backlog), and a heartbeat every 15 s; dead connections are dropped.
+ */
+export class MarketStream {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    perMessageDeflate: false,
+  });
+  private readonly clients = new Set<TClient>();
+  private readonly flushTimer: NodeJS.Timeout;
+  private readonly heartbeatTimer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+  messagesSent = 0;
+
+  constructor(private readonly market: MarketService) {
+    this.unsubscribe = market.subscribe((event) => this.onEvent(event));
+    this.wss.on('connection', (socket) => this.onConnection(socket));
+    this.flushTimer = setInterval(() => this.flushAll(), FLUSH_MS);
+    this.heartbeatTimer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
+    this.flushTimer.unref?.();
+    this.heartbeatTimer.unref?.();
+  }
+
+  get connections(): number {
+    return this.clients.size;
+  }
+
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== STREAM_PATH) return false;
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+    return true;
+  }
+
+  close() {
+    this.unsubscribe();
+    clearInterval(this.flushTimer);
+    clearInterval(this.heartbeatTimer);
+    for (const client of this.clients) client.socket.terminate();
+    this.wss.close();
+  }
+
+  private onConnection(socket: WebSocket) {
+    const client: TClient = { socket, quotes: new Set(), klines: new Set(), pending: new Map(), alive: true };
+    this.clients.add(client);
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    socket.on('message', (data) => this.onMessage(client, data.toString()));
+    socket.on('close', () => this.clients.delete(client));
+    socket.on('error', () => socket.terminate());
+    this.send(client, { type: 'welcome', time: Date.now(), heartbeatMs: HEARTBEAT_MS });
+  }
+
+  private onMessage(client: TClient, raw: string) {
+    const message = parseMessage(raw);
+    if (!message) return this.send(client, { type: 'error', code: -9001, message: 'bad message' });
+    if (message.op === 'ping') return this.send(client, { type: 'pong', time: Date.now() });
+    if (message.channel === 'quote') {
+      const known = message.symbols.filter((s) => this.market.spec(s));
+      if (message.op === 'unsubscribe') {
+        for (const s of known) client.quotes.delete(s);
+        return this.send(client, { type: 'unsubscribed', channel: 'quote', symbols: known });
+      }
+      for (const s of known) if (client.quotes.size < MAX_SUBSCRIPTIONS) client.quotes.add(s);
+      return this.send(client, { type: 'snapshot', channel: 'quote', data: this.market.quotes(known) });
+    }
+    const spec = this.market.spec(message.symbol);
+    if (!spec) return this.send(client, { type: 'error', code: -3003, message: 'unknown symbol' });
+    const key = `${message.symbol}|${message.timeframe}`;
+    if (message.op === 'unsubscribe') {
+      client.klines.delete(key);
+      return this.send(client, {
+        type: 'unsubscribed',
+        channel: 'kline',
+        symbol: message.symbol,
+        timeframe: message.timeframe,
+      });
+    }
+    client.klines.add(key);
+    void this.market.candles(message.symbol, message.timeframe, { limit: 1 }).then((candles) => {
+      const candle = candles.at(-1);
+      this.send(client, {
+        type: 'snapshot',
+        channel: 'kline',
+        symbol: message.symbol,
+        timeframe: message.timeframe,
+        data: candle ? formatCandle(candle, spec.digits) : null,
+      });
+    });
+  }
+
+  private onEvent(event: TMarketEvent) {
+    if (event.type === 'quote') {
+      for (const client of this.clients) {
+        if (client.quotes.has(event.quote.symbol))
+          client.pending.set(`q|${event.quote.symbol}`, { type: 'quote', data: event.quote });
+      }
+      return;
+    }
+    const key = `${event.symbol}|${event.timeframe}`;
+    let message: unknown = null;
+    for (const client of this.clients) {
+      if (!client.klines.has(key)) continue;
+      message ??= {
+        type: 'kline',
+        symbol: event.symbol,
+        timeframe: event.timeframe,
+        data: formatCandle(event.candle, this.market.spec(event.symbol)?.digits ?? 0),
+      };
+      client.pending.set(`k|${key}`, message);
+    }
+  }
+
+  private flushAll() {
+    for (const client of this.clients) {
+      if (client.pending.size === 0) continue;
+      if (client.socket.bufferedAmount > SLOW_CLIENT_BYTES) continue;
+      const batch = [...client.pending.values()];
+      client.pending.clear();
+      this.send(client, batch.length === 1 ? batch[0] : { type: 'batch', data: batch });
+    }
+  }
+
+  private heartbeat() {
+    for (const client of this.clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        this.clients.delete(client);
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+      this.send(client, { type: 'heartbeat', time: Date.now() });
+    }
+  }
+
+  private send(client: TClient, message: unknown) {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    client.socket.send(JSON.stringify(message));
+    this.messagesSent++;
+  }
+}
+
+export function formatCandle(
+  candle: { time: number; open: number; high: number; low: number; close: number; volume: number },
+  digits: number,
+) {
+  return {
+    time: candle.time,
+    open: fromPoints(candle.open, digits),
+    high: fromPoints(candle.high, digits),
+    low: fromPoints(candle.low, digits),
+    close: fromPoints(candle.close, digits),
+    volume: candle.volume,
+  };
+}
