@@ -38,6 +38,7 @@ const config = loadConfig({
   DATABASE_URL: process.env.DATABASE_URL ?? 'memory://',
   ADMIN_PASSWORD: 'Bench-Admin-Password-1',
   DATA_DIR: '.tmp/bench',
+  MAIL_CATCHER_PORT: '0',
 });
 const app = await buildApp(config);
 await seed(config, app.services.database);

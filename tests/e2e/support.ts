@@ -44,6 +44,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<TRu
       DATA_DIR: dataDir,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      MAIL_CATCHER_PORT: '0',
+      CAPTCHA_DIFFICULTY: '8',
       ...(database.url.startsWith('postgres') ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
       ...env,
     },

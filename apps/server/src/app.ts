@@ -13,6 +13,10 @@ import { handlers } from './modules/handlers';
 import { createFeed } from './modules/market/feed/create-feed';
 import { MarketService } from './modules/market/market-service';
 import { MarketStream } from './modules/market/stream';
+import { registerDevMailbox } from './modules/notify/dev-mailbox';
+import { MailCatcher } from './modules/notify/mail-catcher';
+import { SmtpMailer } from './modules/notify/mailer';
+import { SandboxSmsProvider } from './modules/notify/sms';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
@@ -50,11 +54,17 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
 
   const tenants = new TenantResolver(database.db);
   const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
+  const mailCatcher = config.SMTP_URL ? null : new MailCatcher();
+  const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
+  const mailer = new SmtpMailer(config.SMTP_URL ?? `smtp://127.0.0.1:${catcherPort}`, config.MAIL_FROM);
   const services: TServices = {
     config,
     database,
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     market,
+    mailer,
+    sms: new SandboxSmsProvider(database.db),
+    mailCatcher,
     resolveTenant: (input) => tenants.resolve(input),
     redisStatus: async () => {
       if (!redis) return 'absent';
@@ -123,6 +133,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   );
 
   registerGateway(app, services, handlers);
+  if (mailCatcher) registerDevMailbox(app, services);
   market.start();
   const stream = new MarketStream(market);
   app.server.on('upgrade', (request, socket, head) => {
@@ -166,6 +177,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       stream.close();
       await app.close();
       await market.stop();
+      mailer.close();
+      await mailCatcher?.stop();
       await redis?.quit().catch(() => undefined);
       if (!options.database) await database.close();
     },

@@ -56,6 +56,16 @@ const ZConfig = z.object({
         return false;
       }
     }, 'must be an IANA time zone such as UTC or Europe/Athens'),
+  /** Outgoing mail relay; absent, mail goes to the built-in catcher (see /dev/mailbox). */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Northstar Markets <no-reply@northstar.invalid>'),
+  /** Port of the built-in mail catcher (0 picks a free one). */
+  MAIL_CATCHER_PORT: z.coerce.number().int().min(0).max(65535).default(1025),
+  /** Zero bits the proof-of-work captcha asks for: 16 takes a browser about a quarter of a second. */
+  CAPTCHA_DIFFICULTY: z.coerce.number().int().min(1).max(28).default(16),
   /** Directory of the built web and back-office apps. */
   WEB_DIST: z.string().default('apps/web/dist'),
   BACKOFFICE_DIST: z.string().default('apps/backoffice/dist'),

@@ -54,6 +54,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     REDIS_URL: process.env.REDIS_URL,
     WEB_DIST: 'apps/web/dist',
+    MAIL_CATCHER_PORT: '0',
+    CAPTCHA_DIFFICULTY: '4',
     BACKOFFICE_DIST: 'apps/backoffice/dist',
     ...env,
   });

@@ -1,3 +1,4 @@
+import { checkPassword } from '@broker/domain/identity/credentials';
 import { z } from 'zod';
 import { ROUTE_PATHS } from './route-paths';
 
@@ -57,7 +58,8 @@ export const ZStaffProfile = z.object({
 export const ZUserProfile = z.object({
   userId: z.string(),
   name: z.string(),
-  email: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
 });
 
 export const ZSessionAnswer = z.object({
@@ -125,6 +127,30 @@ const ZCurrencyCode = z
   .trim()
   .toUpperCase()
   .regex(/^[A-Z0-9]{2,6}$/, 'currencyFormat');
+
+const ZEmail = z.string().trim().toLowerCase().email().max(254);
+const ZPhone = z.object({
+  twoCharCode: z.string().regex(/^[A-Z]{2}$/),
+  number: z.string().trim().min(1).max(32),
+});
+const ZCode = z
+  .string()
+  .trim()
+  .regex(/^\d{4}$/, 'codeFormat');
+const ZCaptchaSolution = z.object({ id: z.string().uuid(), nonce: z.string().regex(/^\d{1,12}$/) });
+/** A new password with its confirmation, checked by the spec 5 rules (see @broker/domain/identity/credentials). */
+const ZNewPassword = z
+  .object({ password: z.string().max(64), confirmPassword: z.string().max(64) })
+  .superRefine((value, ctx) => {
+    for (const problem of checkPassword(value.password, { confirm: value.confirmPassword })) {
+      ctx.addIssue({
+        code: 'custom',
+        message: problem,
+        path: [problem === 'passwordMismatch' ? 'confirmPassword' : 'password'],
+      });
+    }
+  });
+const ZTarget = z.union([z.object({ email: ZEmail }), z.object({ phone: ZPhone })]);
 
 export const routeCatalogue = {
   countrylist: define({
@@ -330,6 +356,92 @@ export const routeCatalogue = {
     summary: 'A legal text (privacy, Google privacy variant, terms of use) as HTML',
     input: z.object({ lang: z.string().max(8), name: z.enum(['privacy', 'privacy-google', 'termsofuse']) }),
     output: z.object({ html: z.string(), translated: z.boolean(), title: z.string() }),
+  }),
+  captcha: define({
+    name: 'captcha',
+    path: ROUTE_PATHS.captcha,
+    access: { kind: 'public' },
+    // Issuing a challenge changes nothing a forged request could abuse, so no CSRF token is asked.
+    mutates: false,
+    summary:
+      'A proof-of-work challenge: find a nonce whose sha256(salt:nonce) starts with `difficulty` zero bits',
+    input: z.object({}).passthrough(),
+    output: z.object({
+      id: z.string(),
+      salt: z.string(),
+      difficulty: z.number().int(),
+      algorithm: z.literal('sha256'),
+      expiresAt: z.number().int(),
+    }),
+  }),
+  sendcode: define({
+    name: 'sendcode',
+    path: ROUTE_PATHS.sendcode,
+    access: { kind: 'public' },
+    mutates: true,
+    summary: 'Sends a 4-digit verification code by email, SMS or WhatsApp (captcha required)',
+    input: z.intersection(
+      ZTarget,
+      z.object({
+        purpose: z.enum(['register', 'reset', 'login']),
+        channel: z.enum(['email', 'sms', 'whatsapp']).optional(),
+        captcha: ZCaptchaSolution,
+      }),
+    ),
+    output: z.object({
+      sentTo: z.string(),
+      channel: z.enum(['email', 'sms', 'whatsapp']),
+      resendAfterSeconds: z.number().int(),
+      expiresInSeconds: z.number().int(),
+    }),
+  }),
+  register: define({
+    name: 'register',
+    path: ROUTE_PATHS.register,
+    access: { kind: 'public' },
+    mutates: true,
+    summary: 'Registers a trader by email or phone with a verification code, and signs them in',
+    input: z.intersection(
+      z.intersection(ZTarget, z.object({ code: ZCode, nick: z.string().trim().min(1).max(40).optional() })),
+      ZNewPassword,
+    ),
+    output: ZSessionAnswer.extend({ user: ZUserProfile }),
+  }),
+  forgetpassword: define({
+    name: 'forgetpassword',
+    path: ROUTE_PATHS.forgetpassword,
+    access: { kind: 'public' },
+    mutates: true,
+    summary: 'Sets a new password with a code; every session of the trader ends',
+    input: z.intersection(z.intersection(ZTarget, z.object({ code: ZCode })), ZNewPassword),
+    output: z.object({ ok: z.literal(true) }),
+  }),
+  phonelogin: define({
+    name: 'phonelogin',
+    path: ROUTE_PATHS.phonelogin,
+    access: { kind: 'public' },
+    mutates: true,
+    summary: 'Quick sign-in with a phone number and a code',
+    input: z.object({ phone: ZPhone, code: ZCode }),
+    output: ZSessionAnswer.extend({ user: ZUserProfile }),
+  }),
+  emailregistered: define({
+    name: 'emailregistered',
+    path: ROUTE_PATHS.emailregistered,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Whether an email is registered with this broker',
+    input: z.object({ email: ZEmail }),
+    output: z.object({ registered: z.boolean() }),
+  }),
+  phoneregistered: define({
+    name: 'phoneregistered',
+    path: ROUTE_PATHS.phoneregistered,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: 'Whether a phone number is registered with this broker',
+    input: z.object({ phone: ZPhone }),
+    output: z.object({ registered: z.boolean() }),
   }),
   login: define({
     name: 'login',

@@ -15,6 +15,10 @@ export const AppErrorCode = {
   FORBIDDEN: -1009,
   CSRF_REJECTED: -1010,
   REGION_FORBIDDEN: -1011,
+  CODE_TOO_FREQUENT: -1012,
+  CODE_EXPIRED: -1013,
+  MESSAGE_NOT_DELIVERED: -1014,
+  PHONE_ALREADY_REGISTERED: -1015,
   INSUFFICIENT_MARGIN: -2001,
   ORDER_ALREADY_DONE: -3001,
   CANNOT_CLOSE_OR_SHORT: -3002,
@@ -49,10 +53,12 @@ export function httpStatusFor(code: TAppErrorCode): number {
       return 404;
     case AppErrorCode.LOCKED_OUT:
     case AppErrorCode.RATE_LIMITED:
+    case AppErrorCode.CODE_TOO_FREQUENT:
     case AppErrorCode.VOTE_TOO_FREQUENT:
     case AppErrorCode.DAILY_VOTE_LIMIT:
       return 429;
     case AppErrorCode.SERVICE_UNAVAILABLE:
+    case AppErrorCode.MESSAGE_NOT_DELIVERED:
       return 503;
     case AppErrorCode.INTERNAL:
       return 500;
@@ -64,13 +70,26 @@ export function httpStatusFor(code: TAppErrorCode): number {
 /** The one error class of the app; the client parses the same shape back into it. */
 export class AppError extends Error {
   readonly code: TAppErrorCode;
-  /** Values interpolated into the translated message, and field-level details for forms. */
+  /** Values interpolated into the translated message. */
   readonly details: Record<string, string | number> | undefined;
-  constructor(code: TAppErrorCode, details?: Record<string, string | number>, debugMessage?: string) {
+  /** Field-level problems for forms: field name -> translation key under `validation.`. */
+  readonly fields: Record<string, string> | undefined;
+  constructor(
+    code: TAppErrorCode,
+    details?: Record<string, string | number>,
+    debugMessage?: string,
+    fields?: Record<string, string>,
+  ) {
     super(debugMessage ?? `AppError ${code}`);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
+    this.fields = fields;
+  }
+
+  /** A validation failure on named fields, e.g. `AppError.invalid({ password: 'passwordSameAsOld' })`. */
+  static invalid(fields: Record<string, string>): AppError {
+    return new AppError(AppErrorCode.VALIDATION_FAILED, undefined, undefined, fields);
   }
 }
 

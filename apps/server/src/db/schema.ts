@@ -25,7 +25,7 @@ interface CredentialColumns {
   created_at: Timestamp;
 }
 export interface UsersTable extends CredentialColumns {
-  email: string;
+  email: string | null;
   phone: ColumnType<string | null, string | null | undefined, string | null>;
   country_code: string | null;
 }
@@ -129,7 +129,39 @@ export interface FilteredTicksTable {
   created_at: Timestamp;
 }
 
+export interface VerificationCodesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  channel: 'email' | 'sms' | 'whatsapp';
+  target: string;
+  purpose: 'register' | 'reset' | 'login';
+  code_hash: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  expires_at: Date;
+  consumed_at: Date | null;
+  created_at: Timestamp;
+}
+export interface CaptchaChallengesTable {
+  id: string;
+  salt: string;
+  difficulty: number;
+  expires_at: Date;
+  used_at: Date | null;
+}
+export interface SmsOutboxTable {
+  id: Generated<string>;
+  provider_id: string;
+  channel: string;
+  recipient: string;
+  body: string;
+  status: string;
+  created_at: Timestamp;
+}
+
 export interface TDatabaseSchema {
+  verification_codes: VerificationCodesTable;
+  captcha_challenges: CaptchaChallengesTable;
+  sms_outbox: SmsOutboxTable;
   instruments: InstrumentsTable;
   candles: CandlesTable;
   filtered_ticks: FilteredTicksTable;

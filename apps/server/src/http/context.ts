@@ -4,6 +4,9 @@ import type { TDatabase } from '../db/database';
 import type { TSession } from '../modules/identity/sessions';
 import type { TStaffProfile } from '../modules/identity/staff';
 import type { MarketService } from '../modules/market/market-service';
+import type { MailCatcher } from '../modules/notify/mail-catcher';
+import type { TMailer } from '../modules/notify/mailer';
+import type { TSmsProvider } from '../modules/notify/sms';
 import type { TTenant } from '../modules/tenancy/tenancy';
 import type { TRateLimiter } from '../rate-limit';
 
@@ -13,6 +16,10 @@ export interface TServices {
   database: TDatabase;
   rateLimiter: TRateLimiter;
   market: MarketService;
+  mailer: TMailer;
+  sms: TSmsProvider;
+  /** The built-in mail catcher when no SMTP relay is configured. */
+  mailCatcher: MailCatcher | null;
   resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
   redisStatus(): Promise<'ok' | 'down' | 'absent'>;
 }

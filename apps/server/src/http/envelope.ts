@@ -63,5 +63,12 @@ export function sendError(reply: FastifyReply, error: unknown, locale: string) {
     errorCode: code,
     message: t(`errors.${code}`, appError.details),
     messageKey: `errors.${code}`,
+    ...(appError.fields
+      ? {
+          fields: Object.fromEntries(
+            Object.entries(appError.fields).map(([field, key]) => [field, t(`validation.${key}`)]),
+          ),
+        }
+      : {}),
   });
 }

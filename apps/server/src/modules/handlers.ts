@@ -2,12 +2,20 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { groupedCountries } from '@broker/i18n/countries';
 import { isLocaleCode, LOCALES } from '@broker/i18n/locales';
 import { sql } from 'kysely';
-import { type CountryCode, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { COOKIE, type TCallContext } from '../http/context';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
 import { recordAudit } from './audit/audit';
-import { revokeSession } from './identity/sessions';
+import { issueChallenge } from './identity/captcha';
+import {
+  e164,
+  isRegistered,
+  phoneCodeLogin,
+  registerTrader,
+  resetPassword,
+  sendCode,
+} from './identity/registration';
+import { createSession, revokeSession } from './identity/sessions';
 import { signIn } from './identity/sign-in';
 import { staffProfile } from './identity/staff';
 import { userProfile } from './identity/users';
@@ -15,17 +23,6 @@ import { quoteHandlers } from './market/quote-handlers';
 import { legalDocument } from './pages/legal';
 
 const LOGIN_LIMIT_PER_MINUTE = 20;
-
-/** A phone number in E.164 form, or "Phone format wrong" (-1005). */
-export function e164(phone: { twoCharCode: string; number: string }): string {
-  try {
-    const parsed = parsePhoneNumberWithError(phone.number, phone.twoCharCode as CountryCode);
-    if (parsed.isValid()) return parsed.number;
-  } catch {
-    // falls through to the stable error
-  }
-  throw new AppError(AppErrorCode.PHONE_FORMAT_WRONG);
-}
 
 async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: string) {
   const allowed = await ctx.services.rateLimiter.hit(
@@ -38,6 +35,30 @@ async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: stri
 
 const secureCookies = (ctx: Parameters<THandlers['login']>[1]) =>
   ctx.services.config.COOKIE_SECURE ?? ctx.request.protocol === 'https';
+
+/** Opens a trader session after registration or a code sign-in, with the cookies the portal reads. */
+async function openUserSession(ctx: TCallContext, userId: string) {
+  const db = ctx.services.database.db;
+  const user = await userProfile({ db, userId, tenantId: ctx.tenant.id });
+  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND);
+  const { token, session } = await createSession({
+    db,
+    tenantId: ctx.tenant.id,
+    subjectKind: 'user',
+    subjectId: userId,
+    userAgent: ctx.userAgent,
+    ip: ctx.ip,
+  });
+  await recordAudit(db, {
+    tenantId: ctx.tenant.id,
+    actorKind: 'user',
+    actorId: userId,
+    action: 'user.signin',
+    ip: ctx.ip,
+  });
+  setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx), displayName: user.name });
+  return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), user };
+}
 
 /** Ends the session of the cookie that came with the call, if it is live, and clears its cookies. */
 async function signOut(ctx: TCallContext, kind: 'user' | 'staff'): Promise<{ ok: true }> {
@@ -59,6 +80,37 @@ async function signOut(ctx: TCallContext, kind: 'user' | 'staff'): Promise<{ ok:
 
 export const handlers: THandlers = {
   ...quoteHandlers,
+
+  captcha: async (_input, ctx) => {
+    const allowed = await ctx.services.rateLimiter.hit(`captcha:${ctx.ip}`, 30, 60_000);
+    if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+    return issueChallenge({
+      db: ctx.services.database.db,
+      difficulty: ctx.services.config.CAPTCHA_DIFFICULTY,
+    });
+  },
+
+  sendcode: async (input, ctx) => {
+    const allowed = await ctx.services.rateLimiter.hit(`sendcode:${ctx.ip}`, 20, 10 * 60_000);
+    if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+    return sendCode(ctx, input);
+  },
+
+  register: async (input, ctx) => openUserSession(ctx, await registerTrader(ctx, input)),
+
+  forgetpassword: async (input, ctx) => {
+    await resetPassword(ctx, input);
+    return { ok: true as const };
+  },
+
+  phonelogin: async (input, ctx) => {
+    await throttleLogin(ctx, 'user');
+    return openUserSession(ctx, await phoneCodeLogin(ctx, input));
+  },
+
+  emailregistered: async (input, ctx) => ({ registered: await isRegistered(ctx, input) }),
+
+  phoneregistered: async (input, ctx) => ({ registered: await isRegistered(ctx, input) }),
   countrylist: async (input, ctx) =>
     groupedCountries(input.list ?? (ctx.locale.startsWith('zh') ? 'zh' : 'en')),
 

@@ -5,12 +5,12 @@ import { hashPassword } from './passwords';
 export async function userProfile({ db, userId, tenantId }: { db: TDb; userId: string; tenantId: string }) {
   const user = await db
     .selectFrom('users')
-    .select(['id', 'email', 'display_name', 'status'])
+    .select(['id', 'email', 'phone', 'display_name', 'status'])
     .where('id', '=', userId)
     .where('tenant_id', '=', tenantId)
     .executeTakeFirst();
   if (user?.status !== 'active') return null;
-  return { userId: user.id, name: user.display_name, email: user.email };
+  return { userId: user.id, name: user.display_name, email: user.email, phone: user.phone };
 }
 
 /** Seeds the demo trader on an empty broker; the identity issue adds real registration. */
