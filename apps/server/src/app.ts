@@ -1,5 +1,8 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import client from 'prom-client';
@@ -9,7 +12,9 @@ import { migrate } from './db/migrate';
 import type { TServices } from './http/context';
 import { registerGateway } from './http/gateway';
 import { loadServerCatalogs } from './i18n';
+import { strongPassword } from './ids';
 import { handlers } from './modules/handlers';
+import { registerOAuth } from './modules/identity/oauth';
 import { createFeed } from './modules/market/feed/create-feed';
 import { MarketService } from './modules/market/market-service';
 import { MarketStream } from './modules/market/stream';
@@ -20,6 +25,16 @@ import { SandboxSmsProvider } from './modules/notify/sms';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
+
+/** A random secret kept in DATA_DIR (mode 600), made on first use. */
+function persistentSecret(dataDir: string, name: string): string {
+  const file = join(resolve(dataDir), name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(resolve(dataDir), { recursive: true });
+  const secret = strongPassword(48);
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
 
 export interface TApp {
   app: FastifyInstance;
@@ -53,6 +68,9 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   if (redis) await redis.connect();
 
   const tenants = new TenantResolver(database.db);
+  const appSecret = new TextEncoder().encode(
+    config.APP_SECRET ?? persistentSecret(config.DATA_DIR, 'app-secret'),
+  );
   const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
   const mailCatcher = config.SMTP_URL ? null : new MailCatcher();
   const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
@@ -62,6 +80,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     database,
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     market,
+    appSecret,
     mailer,
     sms: new SandboxSmsProvider(database.db),
     mailCatcher,
@@ -97,6 +116,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   });
 
   await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
   await app.register(fastifyCompress, { threshold: 1024 });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -133,6 +153,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   );
 
   registerGateway(app, services, handlers);
+  registerOAuth(app, services);
   if (mailCatcher) registerDevMailbox(app, services);
   market.start();
   const stream = new MarketStream(market);

@@ -20,6 +20,8 @@ const ZConfig = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Public address printed at start and used in links; defaults to http://localhost:PORT. */
   PUBLIC_URL: z.string().url().optional(),
+  /** Key of trade tokens; generated once into DATA_DIR when absent (set it when running several instances). */
+  APP_SECRET: z.string().min(32).optional(),
   /** Password of the seeded platform administrator; generated and printed when absent. */
   ADMIN_PASSWORD: z.string().min(12).optional(),
   /** Seed demo data (a demo trader) on an empty database. */

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/database';
 import { strongPassword } from './ids';
+import { ensureWebClient } from './modules/identity/oauth';
 import { ensureAdministrator } from './modules/identity/staff';
 import { ensureDemoTrader } from './modules/identity/users';
 import { ensureInstruments } from './modules/market/instruments-store';
@@ -31,6 +32,7 @@ export interface TSeedResult {
 export async function seed(config: TConfig, database: TDatabase): Promise<TSeedResult> {
   const tenant = await ensureDefaultTenant({ db: database.db, name: 'Northstar Markets' });
   await ensureInstruments({ db: database.db, tenantId: tenant.id });
+  await ensureWebClient({ db: database.db, tenantId: tenant.id });
   const passwordFile = join(resolve(config.DATA_DIR), 'initial-admin-password');
   let password =
     config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);

@@ -29,6 +29,7 @@ export const ROUTE_PATHS = {
   login: '/api/v1/usercenter/login',
   logout: '/api/v1/usercenter/logout',
   userinfo: '/api/v1/usercenter/userinfo',
+  tradetoken: '/api/v1/account/jwt',
   adminlogin: '/api/v1/admin/auth/login',
   adminlogout: '/api/v1/admin/auth/logout',
   adminme: '/api/v1/admin/auth/me',

@@ -65,6 +65,8 @@ export const ZUserProfile = z.object({
 export const ZSessionAnswer = z.object({
   csrfToken: z.string(),
   expiresAt: z.string(),
+  /** Base64 AES-256 key of this session, for the trade-token request (spec 7.1). */
+  cipherKey: z.string().optional(),
 });
 
 const ZPrice = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -475,9 +477,22 @@ export const routeCatalogue = {
     path: ROUTE_PATHS.userinfo,
     access: { kind: 'user' },
     mutates: false,
-    summary: 'The signed-in trader',
+    summary: 'The signed-in trader, with the session key for the trade-token request',
     input: empty,
-    output: ZUserProfile,
+    output: ZUserProfile.extend({ cipherKey: z.string() }),
+  }),
+  tradetoken: define({
+    name: 'tradetoken',
+    path: ROUTE_PATHS.tradetoken,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Trade token: AES-GCM of the user id plus "trade" under the session key (spec 7.1)',
+    input: z.object({ cipher_text: z.string().min(8).max(400), iv_key: z.string().min(8).max(64) }),
+    output: z.object({
+      accessToken: z.string(),
+      accessExpire: z.number().int(),
+      refreshAfter: z.number().int(),
+    }),
   }),
   adminlogin: define({
     name: 'adminlogin',

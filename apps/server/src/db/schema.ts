@@ -57,6 +57,7 @@ export interface SessionsTable {
   idle_expires_at: Date;
   absolute_expires_at: Date;
   revoked_at: Date | null;
+  cipher_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface PageViewsTable {
   id: Generated<string>;
@@ -158,7 +159,40 @@ export interface SmsOutboxTable {
   created_at: Timestamp;
 }
 
+export interface OauthClientsTable {
+  tenant_id: string;
+  client_id: string;
+  name: string;
+  client_secret_hash: string;
+  provision_key_hash: string;
+  redirect_uri: string;
+  created_at: Timestamp;
+}
+export interface OauthCodesTable {
+  code_hash: string;
+  tenant_id: string;
+  client_id: string;
+  authenticated_userid: string;
+  scope: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+export interface OauthTokensTable {
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  tenant_id: string;
+  client_id: string;
+  authenticated_userid: string;
+  scope: string;
+  expires_at: Date;
+  revoked_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface TDatabaseSchema {
+  oauth_clients: OauthClientsTable;
+  oauth_codes: OauthCodesTable;
+  oauth_tokens: OauthTokensTable;
   verification_codes: VerificationCodesTable;
   captcha_challenges: CaptchaChallengesTable;
   sms_outbox: SmsOutboxTable;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
+import type { TBearer } from '../modules/identity/oauth';
 import type { TSession } from '../modules/identity/sessions';
 import type { TStaffProfile } from '../modules/identity/staff';
 import type { MarketService } from '../modules/market/market-service';
@@ -16,6 +17,8 @@ export interface TServices {
   database: TDatabase;
   rateLimiter: TRateLimiter;
   market: MarketService;
+  /** HMAC key of trade tokens (APP_SECRET, or generated once into DATA_DIR). */
+  appSecret: Uint8Array;
   mailer: TMailer;
   sms: TSmsProvider;
   /** The built-in mail catcher when no SMTP relay is configured. */
@@ -38,6 +41,8 @@ export interface TCallContext {
   /** The staff member, when the call carries a valid staff session. */
   staff: TStaffProfile | null;
   staffSession: TSession | null;
+  /** The OAuth2 bearer (anonymous device token) the call carried, if any. */
+  bearer: TBearer | null;
 }
 
 export const COOKIE = {

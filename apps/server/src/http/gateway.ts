@@ -4,6 +4,7 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { requestLocale } from '../i18n';
+import { findBearer, type TBearer } from '../modules/identity/oauth';
 import { findSession, type TSession } from '../modules/identity/sessions';
 import { staffProfile } from '../modules/identity/staff';
 import type { TTenant } from '../modules/tenancy/tenancy';
@@ -69,6 +70,17 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
         sessionFromCookie(services, request, COOKIE.userToken, 'user', tenant),
         sessionFromCookie(services, request, COOKIE.staffToken, 'staff', tenant),
       ]);
+      const authorization = headerValue(request, 'authorization');
+      let bearer: TBearer | null = null;
+      if (authorization && /^bearer\s+/i.test(authorization)) {
+        bearer = await findBearer({
+          db: services.database.db,
+          token: authorization.replace(/^bearer\s+/i, '').trim(),
+          tenantId: tenant.id,
+        });
+        // An expired or unknown bearer answers 401, which makes the client refresh it (spec 8).
+        if (!bearer) throw new AppError(AppErrorCode.TOKEN_INVALID);
+      }
       const staff = staffSession
         ? await staffProfile({
             db: services.database.db,
@@ -97,6 +109,7 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
         userSession,
         staff,
         staffSession,
+        bearer,
       };
       const parsed = route.input.parse(input);
       const handler = handlers[route.name as TRouteName] as (

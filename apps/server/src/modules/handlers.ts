@@ -18,6 +18,7 @@ import {
 import { createSession, revokeSession } from './identity/sessions';
 import { signIn } from './identity/sign-in';
 import { staffProfile } from './identity/staff';
+import { issueTradeToken, openTradeRequest } from './identity/trade-token';
 import { userProfile } from './identity/users';
 import { quoteHandlers } from './market/quote-handlers';
 import { legalDocument } from './pages/legal';
@@ -57,7 +58,12 @@ async function openUserSession(ctx: TCallContext, userId: string) {
     ip: ctx.ip,
   });
   setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx), displayName: user.name });
-  return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), user };
+  return {
+    csrfToken: session.csrfToken,
+    expiresAt: session.absoluteExpiresAt.toISOString(),
+    cipherKey: session.cipherKey ?? undefined,
+    user,
+  };
 }
 
 /** Ends the session of the cookie that came with the call, if it is live, and clears its cookies. */
@@ -137,7 +143,12 @@ export const handlers: THandlers = {
     const user = await userProfile({ db, userId: subjectId, tenantId: ctx.tenant.id });
     if (!user) throw new AppError(AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG);
     setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx), displayName: user.name });
-    return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), user };
+    return {
+      csrfToken: session.csrfToken,
+      expiresAt: session.absoluteExpiresAt.toISOString(),
+      cipherKey: session.cipherKey ?? undefined,
+      user,
+    };
   },
 
   logout: (_input, ctx) => signOut(ctx, 'user'),
@@ -149,7 +160,13 @@ export const handlers: THandlers = {
       tenantId: ctx.tenant.id,
     });
     if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
-    return user;
+    return { ...user, cipherKey: ctx.userSession!.cipherKey ?? '' };
+  },
+
+  tradetoken: async (input, ctx) => {
+    const session = ctx.userSession!;
+    openTradeRequest({ session, cipherText: input.cipher_text, iv: input.iv_key });
+    return issueTradeToken({ secret: ctx.services.appSecret, session });
   },
 
   adminlogin: async (input, ctx) => {

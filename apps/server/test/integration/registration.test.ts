@@ -190,7 +190,11 @@ describe('registration and password reset', () => {
     // An unroutable number fails like a real gateway would.
     const failing = await quick.post(
       '/api/v1/usercenter/sendcode',
-      { phone: { twoCharCode: 'US', number: '2025550000' }, purpose: 'register', captcha: await captcha(quick) },
+      {
+        phone: { twoCharCode: 'US', number: '2025550000' },
+        purpose: 'register',
+        captcha: await captcha(quick),
+      },
       { 'x-csrf-token': quick.cookies.get('csrf') as string },
     );
     expect(failing.body.errorCode).toBe(-1014);

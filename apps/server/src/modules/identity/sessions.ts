@@ -1,5 +1,6 @@
 import type { TDb } from '../../db/database';
 import { newToken, sha256 } from '../../ids';
+import { newCipherKey } from './trade-token';
 
 export type TSubjectKind = 'user' | 'staff';
 
@@ -21,6 +22,8 @@ export interface TSession {
   subjectId: string;
   csrfToken: string;
   absoluteExpiresAt: Date;
+  /** AES-256 key for the trade-token request; trader sessions only. */
+  cipherKey: string | null;
 }
 
 export async function createSession({
@@ -49,6 +52,7 @@ export async function createSession({
     subjectId,
     csrfToken: newToken(),
     absoluteExpiresAt: new Date(now.getTime() + policy.absoluteSeconds * 1000),
+    cipherKey: subjectKind === 'user' ? newCipherKey() : null,
   };
   await db
     .insertInto('sessions')
@@ -64,6 +68,7 @@ export async function createSession({
       last_seen_at: now,
       idle_expires_at: new Date(now.getTime() + policy.idleSeconds * 1000),
       absolute_expires_at: session.absoluteExpiresAt,
+      cipher_key: session.cipherKey,
     })
     .execute();
   return { token, session };
@@ -112,6 +117,7 @@ export async function findSession({
     subjectId: row.subject_id,
     csrfToken: row.csrf_token,
     absoluteExpiresAt: row.absolute_expires_at,
+    cipherKey: row.cipher_key,
   };
 }
 
