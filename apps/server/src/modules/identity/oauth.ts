@@ -206,13 +206,11 @@ export function registerOAuth(app: FastifyInstance, services: TServices) {
         },
       ])
       .execute();
-    return reply
-      .header('cache-control', 'no-store')
-      .send({
-        access_token: accessToken,
-        token_type: 'bearer',
-        expires_in: ACCESS_TOKEN_SECONDS,
-        refresh_token: refreshToken,
-      });
+    return reply.header('cache-control', 'no-store').send({
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      refresh_token: refreshToken,
+    });
   });
 }
