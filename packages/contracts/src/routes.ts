@@ -154,6 +154,25 @@ const ZNewPassword = z
   });
 const ZTarget = z.union([z.object({ email: ZEmail }), z.object({ phone: ZPhone })]);
 
+export const ZUserSettings = z.object({
+  notification: z.object({
+    createOrder: z.boolean(),
+    closeOrder: z.boolean(),
+    pendingOrder: z.boolean(),
+    ringsOpen: z.boolean(),
+  }),
+  /** 0: red is up, 1: green is up (spec 4). */
+  klineColor: z.union([z.literal(0), z.literal(1)]),
+  display: z.object({
+    floatLayer: z.boolean(),
+    currentOrder: z.boolean(),
+    positionCost: z.boolean(),
+    historyOrder: z.boolean(),
+  }),
+  theme: z.enum(['navy', 'dark', 'white']),
+});
+export type TUserSettings = z.infer<typeof ZUserSettings>;
+
 export const routeCatalogue = {
   countrylist: define({
     name: 'countrylist',
@@ -480,6 +499,69 @@ export const routeCatalogue = {
     summary: 'The signed-in trader, with the session key for the trade-token request',
     input: empty,
     output: ZUserProfile.extend({ cipherKey: z.string() }),
+  }),
+  sessionlist: define({
+    name: 'sessionlist',
+    path: ROUTE_PATHS.sessionlist,
+    access: { kind: 'user' },
+    mutates: false,
+    summary: "The trader's active sessions with device, address and times",
+    input: empty,
+    output: z.array(
+      z.object({
+        id: z.string(),
+        device: z.string(),
+        ip: z.string().nullable(),
+        createdAt: z.string(),
+        lastSeenAt: z.string(),
+        current: z.boolean(),
+      }),
+    ),
+  }),
+  sessionrevoke: define({
+    name: 'sessionrevoke',
+    path: ROUTE_PATHS.sessionrevoke,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Signs out one session, or every session but this one',
+    input: z.union([
+      z.object({ id: z.string().regex(/^[a-f0-9]{12}$/) }),
+      z.object({ allOthers: z.literal(true) }),
+    ]),
+    output: z.object({ revoked: z.number().int() }),
+  }),
+  changepassword: define({
+    name: 'changepassword',
+    path: ROUTE_PATHS.changepassword,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Changes the password (old and new must differ); every session ends',
+    input: z.intersection(z.object({ oldPassword: z.string().min(1).max(64) }), ZNewPassword),
+    output: z.object({ ok: z.literal(true) }),
+  }),
+  settings: define({
+    name: 'settings',
+    path: ROUTE_PATHS.settings,
+    access: { kind: 'user' },
+    mutates: false,
+    summary: "The trader's settings, with defaults filled in",
+    input: empty,
+    output: ZUserSettings,
+  }),
+  savesettings: define({
+    name: 'savesettings',
+    path: ROUTE_PATHS.savesettings,
+    access: { kind: 'user' },
+    mutates: true,
+    summary:
+      'Saves settings (any subset); theme and kline colour also go to cookies so every page applies them',
+    input: z.object({
+      notification: ZUserSettings.shape.notification.partial().optional(),
+      klineColor: ZUserSettings.shape.klineColor.optional(),
+      display: ZUserSettings.shape.display.partial().optional(),
+      theme: ZUserSettings.shape.theme.optional(),
+    }),
+    output: ZUserSettings,
   }),
   tradetoken: define({
     name: 'tradetoken',

@@ -27,6 +27,7 @@ interface CredentialColumns {
 export interface UsersTable extends CredentialColumns {
   email: string | null;
   phone: ColumnType<string | null, string | null | undefined, string | null>;
+  settings: ColumnType<unknown, string | undefined, string>;
   country_code: string | null;
 }
 export interface StaffTable extends CredentialColumns {

@@ -6,6 +6,13 @@ import { COOKIE, type TCallContext } from '../http/context';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
 import { recordAudit } from './audit/audit';
+import {
+  changePassword,
+  listSessions,
+  loadSettings,
+  revokeSessions,
+  saveSettings,
+} from './identity/account-security';
 import { issueChallenge } from './identity/captcha';
 import {
   e164,
@@ -161,6 +168,56 @@ export const handlers: THandlers = {
     });
     if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
     return { ...user, cipherKey: ctx.userSession!.cipherKey ?? '' };
+  },
+
+  sessionlist: async (_input, ctx) =>
+    listSessions({
+      db: ctx.services.database.db,
+      userId: ctx.userSession!.subjectId,
+      currentHash: ctx.userSession!.tokenHash,
+    }),
+
+  sessionrevoke: async (input, ctx) => ({
+    revoked: await revokeSessions({
+      db: ctx.services.database.db,
+      userId: ctx.userSession!.subjectId,
+      currentHash: ctx.userSession!.tokenHash,
+      id: 'id' in input ? input.id : null,
+    }),
+  }),
+
+  changepassword: async (input, ctx) => {
+    await changePassword({
+      db: ctx.services.database.db,
+      tenantId: ctx.tenant.id,
+      userId: ctx.userSession!.subjectId,
+      oldPassword: input.oldPassword,
+      password: input.password,
+      ip: ctx.ip,
+    });
+    clearSessionCookies(ctx.reply, 'user');
+    return { ok: true as const };
+  },
+
+  settings: async (_input, ctx) =>
+    loadSettings({ db: ctx.services.database.db, userId: ctx.userSession!.subjectId }),
+
+  savesettings: async (input, ctx) => {
+    const settings = await saveSettings({
+      db: ctx.services.database.db,
+      userId: ctx.userSession!.subjectId,
+      patch: input,
+    });
+    // The server renderer and every page read these two, so a change shows at once everywhere.
+    const cookie = {
+      path: '/',
+      sameSite: 'lax' as const,
+      maxAge: 365 * 24 * 3600,
+      secure: secureCookies(ctx),
+    };
+    ctx.reply.setCookie('theme', settings.theme, cookie);
+    ctx.reply.setCookie('klineColor', String(settings.klineColor), cookie);
+    return settings;
   },
 
   tradetoken: async (input, ctx) => {
