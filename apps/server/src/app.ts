@@ -15,6 +15,7 @@ import { loadServerCatalogs } from './i18n';
 import { strongPassword } from './ids';
 import { handlers } from './modules/handlers';
 import { registerOAuth } from './modules/identity/oauth';
+import { QrLogin } from './modules/identity/qr-login';
 import { createFeed } from './modules/market/feed/create-feed';
 import { MarketService } from './modules/market/market-service';
 import { MarketStream } from './modules/market/stream';
@@ -80,6 +81,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     database,
     rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     market,
+    qrLogin: new QrLogin(database.db),
     appSecret,
     mailer,
     sms: new SandboxSmsProvider(database.db),

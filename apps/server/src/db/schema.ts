@@ -190,7 +190,17 @@ export interface OauthTokensTable {
   created_at: Timestamp;
 }
 
+export interface QrTicketsTable {
+  ticket_hash: string;
+  tenant_id: string;
+  status: 'waiting' | 'scanned' | 'confirmed' | 'consumed' | 'cancelled';
+  user_id: string | null;
+  expires_at: Date;
+  created_at: Timestamp;
+}
+
 export interface TDatabaseSchema {
+  qr_tickets: QrTicketsTable;
   oauth_clients: OauthClientsTable;
   oauth_codes: OauthCodesTable;
   oauth_tokens: OauthTokensTable;

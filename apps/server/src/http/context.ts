@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
 import type { TBearer } from '../modules/identity/oauth';
+import type { QrLogin } from '../modules/identity/qr-login';
 import type { TSession } from '../modules/identity/sessions';
 import type { TStaffProfile } from '../modules/identity/staff';
 import type { MarketService } from '../modules/market/market-service';
@@ -17,6 +18,7 @@ export interface TServices {
   database: TDatabase;
   rateLimiter: TRateLimiter;
   market: MarketService;
+  qrLogin: QrLogin;
   /** HMAC key of trade tokens (APP_SECRET, or generated once into DATA_DIR). */
   appSecret: Uint8Array;
   mailer: TMailer;

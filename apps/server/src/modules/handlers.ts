@@ -170,6 +170,40 @@ export const handlers: THandlers = {
     return { ...user, cipherKey: ctx.userSession!.cipherKey ?? '' };
   },
 
+  qrticket: async (_input, ctx) => {
+    const allowed = await ctx.services.rateLimiter.hit(`qr:${ctx.ip}`, 30, 60_000);
+    if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+    return ctx.services.qrLogin.create(ctx.tenant.id);
+  },
+
+  qrstatus: async (input, ctx) => {
+    const result = await ctx.services.qrLogin.poll(ctx.tenant.id, input.ticket, input.waitMs);
+    if (result.status !== 'confirmed' || !result.userId) return { status: result.status, session: null };
+    return { status: 'confirmed' as const, session: await openUserSession(ctx, result.userId) };
+  },
+
+  qrscan: async (input, ctx) => {
+    await ctx.services.qrLogin.advance(ctx.tenant.id, input.ticket, ctx.userSession!.subjectId, 'scanned');
+    return { ok: true as const };
+  },
+
+  qrconfirm: async (input, ctx) => {
+    await ctx.services.qrLogin.advance(
+      ctx.tenant.id,
+      input.ticket,
+      ctx.userSession!.subjectId,
+      input.approve ? 'confirmed' : 'cancelled',
+    );
+    await recordAudit(ctx.services.database.db, {
+      tenantId: ctx.tenant.id,
+      actorKind: 'user',
+      actorId: ctx.userSession!.subjectId,
+      action: input.approve ? 'user.qr.confirm' : 'user.qr.cancel',
+      ip: ctx.ip,
+    });
+    return { ok: true as const };
+  },
+
   sessionlist: async (_input, ctx) =>
     listSessions({
       db: ctx.services.database.db,
