@@ -20,6 +20,19 @@ const TICK_STREAM_BASE = 5_000;
 const SPREAD_STREAM_BASE = 6_000;
 const SPIKE_STREAM_BASE = 7_000;
 
+/** Sampling step of generated candles: about 6 to 400 samples a candle. */
+const HISTORY_STEP_MS: Record<TTimeframe, number> = {
+  M1: 10_000,
+  M5: 30_000,
+  M15: 60_000,
+  M30: 60_000,
+  H1: 300_000,
+  H4: 900_000,
+  D1: 900_000,
+  W1: 1_800_000,
+  MN: 3_600_000,
+};
+
 /** Expected ticks per second in busy hours, by category. */
 const BUSY_TICK_RATE: Record<TInstrumentSpec['category'], number> = {
   forex: 2.5,
@@ -198,16 +211,7 @@ export class SimulatorFeed implements TPriceFeedAdapter {
   ): TCandle[] {
     const s = this.require(symbol);
     const candles: TCandle[] = [];
-    const step =
-      timeframe === 'M1'
-        ? 10_000
-        : timeframe === 'M5'
-          ? 30_000
-          : timeframe === 'M15' || timeframe === 'M30'
-            ? 60_000
-            : timeframe === 'H1'
-              ? 300_000
-              : 900_000;
+    const step = HISTORY_STEP_MS[timeframe];
     const finest = Math.max(0, Math.floor(Math.log2(step / 2_000)) - 1);
     const halfSpread = Math.floor(s.spec.spreadPoints / 2);
     for (let open = bucketStart(timeframe, fromMs, serverTimeZone); open <= toMs; ) {
