@@ -60,6 +60,7 @@ export const ZUserProfile = z.object({
   name: z.string(),
   email: z.string().nullable(),
   phone: z.string().nullable(),
+  twoFactor: z.boolean(),
 });
 
 export const ZSessionAnswer = z.object({
@@ -152,6 +153,7 @@ const ZNewPassword = z
       });
     }
   });
+const ZOtp = z.string().regex(/^\d{6}$/, 'otpFormat');
 const ZTarget = z.union([z.object({ email: ZEmail }), z.object({ phone: ZPhone })]);
 
 export const ZUserSettings = z.object({
@@ -471,14 +473,8 @@ export const routeCatalogue = {
     mutates: true,
     summary: 'Trader sign-in with email or phone number, and password',
     input: z.union([
-      z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(128) }),
-      z.object({
-        phone: z.object({
-          twoCharCode: z.string().regex(/^[A-Z]{2}$/),
-          number: z.string().trim().min(1).max(32),
-        }),
-        password: z.string().min(1).max(128),
-      }),
+      z.object({ email: ZEmail, password: z.string().min(1).max(128), otp: ZOtp.optional() }),
+      z.object({ phone: ZPhone, password: z.string().min(1).max(128), otp: ZOtp.optional() }),
     ]),
     output: ZSessionAnswer.extend({ user: ZUserProfile }),
   }),
@@ -499,6 +495,33 @@ export const routeCatalogue = {
     summary: 'The signed-in trader, with the session key for the trade-token request',
     input: empty,
     output: ZUserProfile.extend({ cipherKey: z.string() }),
+  }),
+  totpsetup: define({
+    name: 'totpsetup',
+    path: ROUTE_PATHS.totpsetup,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Starts two-factor enrolment: a new TOTP secret and its otpauth:// address for the QR code',
+    input: z.object({}).passthrough(),
+    output: z.object({ secret: z.string(), otpauthUrl: z.string() }),
+  }),
+  totpenable: define({
+    name: 'totpenable',
+    path: ROUTE_PATHS.totpenable,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Turns two-factor sign-in on with a code from the authenticator app',
+    input: z.object({ code: ZOtp }),
+    output: z.object({ ok: z.literal(true) }),
+  }),
+  totpdisable: define({
+    name: 'totpdisable',
+    path: ROUTE_PATHS.totpdisable,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Turns two-factor sign-in off with a current code',
+    input: z.object({ code: ZOtp }),
+    output: z.object({ ok: z.literal(true) }),
   }),
   qrticket: define({
     name: 'qrticket',

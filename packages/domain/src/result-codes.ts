@@ -19,6 +19,8 @@ export const AppErrorCode = {
   CODE_EXPIRED: -1013,
   MESSAGE_NOT_DELIVERED: -1014,
   PHONE_ALREADY_REGISTERED: -1015,
+  TWO_FACTOR_REQUIRED: -1016,
+  TWO_FACTOR_WRONG: -1017,
   INSUFFICIENT_MARGIN: -2001,
   ORDER_ALREADY_DONE: -3001,
   CANNOT_CLOSE_OR_SHORT: -3002,
@@ -42,6 +44,8 @@ export function httpStatusFor(code: TAppErrorCode): number {
   switch (code) {
     case AppErrorCode.TOKEN_INVALID:
     case AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG:
+    case AppErrorCode.TWO_FACTOR_REQUIRED:
+    case AppErrorCode.TWO_FACTOR_WRONG:
       return 401;
     case AppErrorCode.FORBIDDEN:
     case AppErrorCode.CSRF_REJECTED:

@@ -28,6 +28,8 @@ export interface UsersTable extends CredentialColumns {
   email: string | null;
   phone: ColumnType<string | null, string | null | undefined, string | null>;
   settings: ColumnType<unknown, string | undefined, string>;
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
   country_code: string | null;
 }
 export interface StaffTable extends CredentialColumns {

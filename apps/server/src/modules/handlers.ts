@@ -25,6 +25,7 @@ import {
 import { createSession, revokeSession } from './identity/sessions';
 import { signIn } from './identity/sign-in';
 import { staffProfile } from './identity/staff';
+import { beginTotp, disableTotp, enableTotp } from './identity/totp';
 import { issueTradeToken, openTradeRequest } from './identity/trade-token';
 import { userProfile } from './identity/users';
 import { quoteHandlers } from './market/quote-handlers';
@@ -144,6 +145,7 @@ export const handlers: THandlers = {
       subjectKind: 'user',
       ...login,
       password: input.password,
+      otp: input.otp,
       userAgent: ctx.userAgent,
       ip: ctx.ip,
     });
@@ -168,6 +170,42 @@ export const handlers: THandlers = {
     });
     if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
     return { ...user, cipherKey: ctx.userSession!.cipherKey ?? '' };
+  },
+
+  totpsetup: async (_input, ctx) => {
+    const user = await userProfile({
+      db: ctx.services.database.db,
+      userId: ctx.userSession!.subjectId,
+      tenantId: ctx.tenant.id,
+    });
+    return beginTotp({
+      db: ctx.services.database.db,
+      userId: ctx.userSession!.subjectId,
+      label: user?.email ?? user?.phone ?? 'trader',
+      issuer: ctx.tenant.name,
+    });
+  },
+
+  totpenable: async (input, ctx) => {
+    await enableTotp({
+      db: ctx.services.database.db,
+      tenantId: ctx.tenant.id,
+      userId: ctx.userSession!.subjectId,
+      code: input.code,
+      ip: ctx.ip,
+    });
+    return { ok: true as const };
+  },
+
+  totpdisable: async (input, ctx) => {
+    await disableTotp({
+      db: ctx.services.database.db,
+      tenantId: ctx.tenant.id,
+      userId: ctx.userSession!.subjectId,
+      code: input.code,
+      ip: ctx.ip,
+    });
+    return { ok: true as const };
   },
 
   qrticket: async (_input, ctx) => {

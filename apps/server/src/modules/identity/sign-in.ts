@@ -3,6 +3,7 @@ import type { TDb } from '../../db/database';
 import { recordAudit } from '../audit/audit';
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import { createSession, type TSession, type TSubjectKind } from './sessions';
+import { totpMatches } from './totp';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCKOUT_MINUTES = 15;
@@ -26,6 +27,7 @@ export async function signIn({
   login,
   loginBy = 'email',
   password,
+  otp,
   userAgent,
   ip,
   now = new Date(),
@@ -37,6 +39,8 @@ export async function signIn({
   /** Traders sign in by email or by phone (E.164); staff by username. */
   loginBy?: 'email' | 'phone';
   password: string;
+  /** The 6-digit code of the authenticator app, for traders who turned two-factor sign-in on. */
+  otp?: string | undefined;
   userAgent: string | null;
   ip: string | null;
   now?: Date;
@@ -68,7 +72,17 @@ export async function signIn({
     const minutes = Math.ceil((row.locked_until.getTime() - now.getTime()) / 60_000);
     throw new AppError(AppErrorCode.LOCKED_OUT, { minutes });
   }
-  const valid = await verifyPassword(row.password_hash, password);
+  const passwordRight = await verifyPassword(row.password_hash, password);
+  const totpSecret =
+    passwordRight && subjectKind === 'user'
+      ? ((await db.selectFrom('users').select('totp_secret').where('id', '=', row.id).executeTakeFirst())
+          ?.totp_secret ?? null)
+      : null;
+  // The second factor is asked for only once the password is right, and does not count as a failure.
+  if (totpSecret && otp === undefined && row.status === 'active')
+    throw new AppError(AppErrorCode.TWO_FACTOR_REQUIRED);
+  const otpWrong = totpSecret !== null && !totpMatches(totpSecret, otp ?? '');
+  const valid = passwordRight && !otpWrong;
   if (!valid || row.status !== 'active') {
     const attempts = row.failed_attempts + 1;
     const lock = attempts >= MAX_FAILED_ATTEMPTS;
@@ -89,7 +103,9 @@ export async function signIn({
       details: { attempts, locked: lock },
     });
     if (lock) throw new AppError(AppErrorCode.LOCKED_OUT, { minutes: LOCKOUT_MINUTES });
-    throw new AppError(AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG);
+    throw new AppError(
+      passwordRight && otpWrong ? AppErrorCode.TWO_FACTOR_WRONG : AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG,
+    );
   }
   await db
     .updateTable(table)

@@ -5,12 +5,18 @@ import { hashPassword } from './passwords';
 export async function userProfile({ db, userId, tenantId }: { db: TDb; userId: string; tenantId: string }) {
   const user = await db
     .selectFrom('users')
-    .select(['id', 'email', 'phone', 'display_name', 'status'])
+    .select(['id', 'email', 'phone', 'display_name', 'status', 'totp_secret'])
     .where('id', '=', userId)
     .where('tenant_id', '=', tenantId)
     .executeTakeFirst();
   if (user?.status !== 'active') return null;
-  return { userId: user.id, name: user.display_name, email: user.email, phone: user.phone };
+  return {
+    userId: user.id,
+    name: user.display_name,
+    email: user.email,
+    phone: user.phone,
+    twoFactor: user.totp_secret !== null,
+  };
 }
 
 /** Seeds the demo trader on an empty broker; the identity issue adds real registration. */
