@@ -1,6 +1,10 @@
 import '@broker/ui/theme.css';
 import '@broker/ui/components.css';
 import './styles/site.css';
+// The server links the entry's stylesheet only: the market screens' styles ship with it, so their
+// server-rendered markup is styled before the route's chunk has loaded.
+import './features/markets/markets.css';
+import './features/converter/converter.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AppErrorCode } from '@broker/domain/result-codes';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { intlLocale, LOCALE_CODES } from '../src/locales';
@@ -33,7 +34,10 @@ describe('locale catalogs', () => {
           expect(message.trim(), key).not.toBe('');
           expect(message, key).not.toBe(key);
           expect(argumentNames(message), key).toEqual(argumentNames(en[key] ?? ''));
-          expect(() => new IntlMessageFormat(message, intlLocale(code)).format(sampleFor(message)), key).not.toThrow();
+          expect(
+            () => new IntlMessageFormat(message, intlLocale(code)).format(sampleFor(message)),
+            key,
+          ).not.toThrow();
         }
       });
       if (code !== 'en') {
@@ -45,6 +49,11 @@ describe('locale catalogs', () => {
       }
     });
   }
+
+  it('translates every result code the server can answer', () => {
+    const missing = Object.values(AppErrorCode).filter((code) => !(`errors.${code}` in en));
+    expect(missing).toEqual([]);
+  });
 
   it('covers every key the portal uses literally', () => {
     const root = join(import.meta.dirname, '../../../apps/web/src');

@@ -8,6 +8,7 @@ import { userInfoFromCookie } from '../lib/cookies';
 import { isChunkLoadError, reloadForChunkError } from '../lib/resilience';
 import { LangLayout } from './LangLayout';
 import { PublicLayout } from './PublicLayout';
+import { paths } from './paths';
 
 /** Present on the server (the renderer's request context); undefined in the browser. */
 export interface TLoaderContext {
@@ -35,6 +36,20 @@ async function personalCenterLoader({ request, params, context }: LoaderFunction
 
 function notFound(): never {
   throw data({ notFound: true }, { status: 404 });
+}
+
+/**
+ * A symbol page exists for the instruments of the catalogue; other names answer 404 and a
+ * lower-case name redirects to its canonical upper-case address.
+ */
+async function symbolLoader({ params }: LoaderFunctionArgs) {
+  const raw = params.symbol ?? '';
+  const symbol = raw.toUpperCase();
+  if (!/^[A-Z0-9]{3,12}$/.test(symbol)) notFound();
+  const { instrumentBySymbol } = await import('@broker/domain/market/instruments');
+  if (!instrumentBySymbol(symbol)) notFound();
+  if (raw !== symbol) throw redirect(paths.symbol(params.lang as string, symbol));
+  return { symbol };
 }
 
 /**
@@ -71,8 +86,24 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomePage />, handle: { titleKey: 'home.meta.title', nav: 0 } },
           {
+            path: 'markets',
+            handle: { titleKey: 'markets.title', nav: 1 },
+            lazy: lazyPage(() => import('../features/markets/MarketsPage')),
+          },
+          {
+            path: 'markets/:symbol',
+            loader: symbolLoader,
+            handle: { titleKey: 'markets.symbol.title', nav: 1 },
+            lazy: lazyPage(() => import('../features/markets/SymbolPage')),
+          },
+          {
+            path: 'converter',
+            handle: { titleKey: 'converter.title', nav: 2 },
+            lazy: lazyPage(() => import('../features/converter/ConverterPage')),
+          },
+          {
             path: 'qrcodePage',
-            handle: { titleKey: 'qr.title', nav: 4 },
+            handle: { titleKey: 'qr.title', nav: 5 },
             lazy: lazyPage(() => import('../features/qr/QrCodePage')),
           },
           ...(['privacy', 'privacy-google', 'termsofuse'] as const).map<RouteObject>((name) => ({

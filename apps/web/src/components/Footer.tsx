@@ -16,7 +16,8 @@ export function Footer() {
         <nav className="footer-columns" aria-label={t('footer.label')}>
           <div>
             <h4>{t('footer.products')}</h4>
-            <a href={`${paths.home(lang)}#markets`}>{t('footer.markets')}</a>
+            <Link to={paths.markets(lang)}>{t('footer.markets')}</Link>
+            <Link to={paths.converter(lang)}>{t('nav.converter')}</Link>
             <a href={`${paths.home(lang)}#copy-trading`}>{t('nav.copy')}</a>
             <a href={`${paths.home(lang)}#strategies`}>{t('nav.strategies')}</a>
             <Link to={paths.qrcode(lang)}>{t('nav.download')}</Link>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useI18n } from '../lib/i18n';
@@ -12,11 +12,54 @@ export type THeaderBackground = 'transparent' | 'solid' | 'dark';
 
 export const NAV_ITEMS = [
   { key: 'nav.home', href: (lang: string) => paths.home(lang) },
-  { key: 'nav.markets', href: (lang: string) => `${paths.home(lang)}#markets` },
+  { key: 'nav.markets', href: (lang: string) => paths.markets(lang) },
+  { key: 'nav.converter', href: (lang: string) => paths.converter(lang) },
   { key: 'nav.copy', href: (lang: string) => `${paths.home(lang)}#copy-trading` },
   { key: 'nav.strategies', href: (lang: string) => `${paths.home(lang)}#strategies` },
   { key: 'nav.download', href: (lang: string) => paths.qrcode(lang) },
 ] as const;
+
+const useIsomorphicLayoutEffect = typeof window === 'undefined' ? () => undefined : useLayoutEffect;
+
+/**
+ * Whether the navigation links do not fit on one line beside the logo and the actions (long
+ * languages, narrow windows): the header then shows the menu button, as on phones.
+ */
+function useCompactNav(enabled: boolean) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [value, setValue] = useState(false);
+  const needed = useRef(0);
+  useIsomorphicLayoutEffect(() => {
+    const inner = ref.current;
+    if (!enabled || !inner) return;
+    const measure = () => {
+      const nav = inner.querySelector<HTMLElement>('.main-nav');
+      const logo = inner.querySelector<HTMLElement>('.logo');
+      const actions = inner.querySelector<HTMLElement>('.header-actions');
+      const burger = inner.querySelector<HTMLElement>('.header-burger');
+      if (!nav || !logo || !actions) return;
+      if (getComputedStyle(nav).display !== 'none' && !nav.classList.contains('open')) {
+        // The links' width on one line, measured before the browser paints.
+        nav.classList.add('nav-measure');
+        needed.current = nav.scrollWidth;
+        nav.classList.remove('nav-measure');
+      }
+      const style = getComputedStyle(inner);
+      const gap = Number.parseFloat(style.columnGap) || 0;
+      const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+      const burgerWidth =
+        burger && getComputedStyle(burger).display !== 'none' ? burger.offsetWidth + gap : 0;
+      const available =
+        inner.clientWidth - padding - logo.offsetWidth - (actions.offsetWidth - burgerWidth) - 2 * gap;
+      setValue(needed.current > available);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, [enabled]);
+  return { ref, value };
+}
 
 /** The header (spec 2.3): background, navigation visibility and the active navigation index as inputs. */
 export function Header({
@@ -31,10 +74,14 @@ export function Header({
   const { t, lang } = useI18n();
   const { user } = useShell();
   const [drawer, setDrawer] = useState(false);
+  const compact = useCompactNav(navVisible);
 
   return (
-    <header className={`site-header header-${background}`} data-nav={navVisible ? 'visible' : 'hidden'}>
-      <div className="header-inner">
+    <header
+      className={`site-header header-${background}${compact.value ? ' nav-compact' : ''}`}
+      data-nav={navVisible ? 'visible' : 'hidden'}
+    >
+      <div className="header-inner" ref={compact.ref}>
         <Logo lang={lang} />
         {navVisible && (
           <nav className={`main-nav${drawer ? ' open' : ''}`} aria-label={t('nav.label')}>

@@ -35,3 +35,24 @@ export async function callRoute<N extends TRouteName>(
     return { code: 0, succeed: false, Data: null, ErrorCode: 0, message: '', messageKey: 'errors.network' };
   }
 }
+
+/** A failed call, for code that works with promises of data (polling, Promise.all). */
+export class RouteCallError extends Error {
+  constructor(
+    readonly code: number,
+    readonly messageKey: string | undefined,
+  ) {
+    super(messageKey ?? `route call failed: ${code}`);
+  }
+}
+
+/** The data of a route call, or a RouteCallError. */
+export async function fetchData<N extends TRouteName>(
+  name: N,
+  input: TRouteInput<N>,
+  lang: string,
+): Promise<TRouteOutput<N>> {
+  const answer = await callRoute(name, input, lang);
+  if (!answer.succeed || answer.Data === null) throw new RouteCallError(answer.code, answer.messageKey);
+  return answer.Data;
+}

@@ -43,7 +43,7 @@ function base64(bytes: ArrayBuffer | Uint8Array): string {
   return btoa(text);
 }
 
-function fromBase64(text: string): Uint8Array {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
+import { HomeTicker } from './HomeTicker';
 
 const ASSETS = [
   { key: 'forex', symbols: ['EUR/USD', 'GBP/USD', 'USD/JPY'], icon: 'exchange' },
@@ -119,6 +120,8 @@ export function HomePage() {
           <TerminalPreview />
         </div>
       </section>
+
+      <HomeTicker />
 
       <section className="section" id="markets">
         <SectionHead title={t('home.markets.title')} subtitle={t('home.markets.subtitle')} />

@@ -1,0 +1,76 @@
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../lib/i18n';
+import { useStreamState } from '../../lib/market-stream';
+
+/** Connection state of the price stream: live, connecting or reconnecting. */
+export function StreamStatus() {
+  const { t } = useI18n();
+  const state = useStreamState();
+  const key = state === 'open' ? 'live' : state === 'reconnecting' ? 'reconnecting' : 'connecting';
+  return (
+    <span
+      className={`mk-stream mk-stream-${key}`}
+      data-testid="stream-status"
+      data-state={state}
+      role="status"
+    >
+      <span className="mk-stream-dot" aria-hidden="true" />
+      {t(`markets.stream.${key}`)}
+    </span>
+  );
+}
+
+export function ClosedBadge({ className = '' }: { className?: string }) {
+  const { t } = useI18n();
+  return (
+    <span className={`mk-badge-closed${className ? ` ${className}` : ''}`} data-testid="closed-badge">
+      {t('markets.status.closed')}
+    </span>
+  );
+}
+
+export function StarButton({
+  active,
+  symbol,
+  onToggle,
+}: {
+  active: boolean;
+  symbol: string;
+  onToggle(symbol: string): void;
+}) {
+  const { t } = useI18n();
+  const label = t(active ? 'markets.favourite.remove' : 'markets.favourite.add');
+  return (
+    <button
+      type="button"
+      className={`mk-star${active ? ' active' : ''}`}
+      aria-pressed={active}
+      aria-label={`${label}: ${symbol}`}
+      title={label}
+      data-testid="favourite-toggle"
+      onClick={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        onToggle(symbol);
+      }}
+    >
+      <Icon name="star" size={16} />
+    </button>
+  );
+}
+
+export function ErrorCard({ title, text, onRetry }: { title: string; text: string; onRetry(): void }) {
+  const { t } = useI18n();
+  return (
+    <div className="empty-state mk-error" role="alert" data-testid="markets-error">
+      <div className="empty-state-icon mk-error-icon">
+        <Icon name="alert" size={26} />
+      </div>
+      <h3>{title}</h3>
+      <p>{text}</p>
+      <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Big from 'big.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, startServer, type TRunningServer } from './support';
+
+const catalog = (code: string) =>
+  JSON.parse(
+    readFileSync(join(import.meta.dirname, `../../packages/i18n/locales/${code}.json`), 'utf8'),
+  ) as Record<string, string>;
+
+let server: TRunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api<T>(name: string, body: unknown): Promise<T> {
+  const response = await fetch(`${server.baseUrl}/api/v1/quote/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', LanguageCode: 'en' },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { success: boolean; data: T };
+  expect(envelope.success, name).toBe(true);
+  return envelope.data;
+}
+
+interface TConversion {
+  from: string;
+  to: string;
+  amount: string;
+  rate: string;
+  result: string;
+}
+
+describe('market data screens in the browser', () => {
+  it('moves crypto prices live on the markets page', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en/markets`);
+    const bid = page.locator('tr[data-symbol="BTCUSDT"] .mk-col-bid .flash');
+    await expect.poll(() => bid.count(), { timeout: 10_000 }).toBe(1);
+    const first = await bid.getAttribute('data-value');
+    expect(first).toMatch(/^\d+\.\d{2}$/);
+    await expect
+      .poll(() => page.getByTestId('stream-status').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('open');
+    // Crypto trades around the clock: the bid changes within seconds.
+    await expect
+      .poll(() => bid.getAttribute('data-value'), { timeout: 10_000, interval: 250 })
+      .not.toBe(first);
+    expect(await page.locator('tr.mk-row[data-symbol]').count()).toBeGreaterThan(40);
+
+    // Category tab and search narrow the list; an unknown name shows the empty state.
+    await page.locator('[data-tab="crypto"]').click();
+    await expect.poll(() => page.locator('tr.mk-row[data-symbol]').count(), { timeout: 5000 }).toBe(11);
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('crypto');
+    await page.getByTestId('markets-search').fill('ethusdt');
+    await expect.poll(() => page.locator('tr.mk-row[data-symbol]').count()).toBe(1);
+    await page.getByTestId('markets-search').fill('no-such-thing');
+    await expect.poll(() => page.getByTestId('markets-empty').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('draws the symbol page chart from history and moves its last bar live', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const response = await page.goto(`${server.baseUrl}/en/markets/BTCUSDT?tf=M1`);
+    expect(response?.status()).toBe(200);
+    const chart = page.getByTestId('price-chart');
+    await expect
+      .poll(async () => Number(await chart.getAttribute('data-bars')), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(100);
+    await expect.poll(() => page.locator('.mk-chart canvas').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    const close = await chart.getAttribute('data-last-close');
+    expect(close).toMatch(/^\d+\.\d{2}$/);
+    await expect
+      .poll(() => chart.getAttribute('data-last-close'), { timeout: 15_000, interval: 250 })
+      .not.toBe(close);
+    expect(await page.getByTestId('chart-legend').textContent()).toContain(
+      catalog('en')['markets.chart.open'],
+    );
+    await expect
+      .poll(() => page.getByTestId('stats-card').locator('tbody td.num').count(), { timeout: 10_000 })
+      .toBe(12);
+    await expect
+      .poll(() => page.getByTestId('spec-card').textContent(), { timeout: 10_000 })
+      .toContain(catalog('en')['markets.spec.alwaysOpen']);
+
+    // Another timeframe loads its own history.
+    await page.locator('[data-tf="H4"]').click();
+    await expect
+      .poll(async () => Number(await chart.getAttribute('data-bars')), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(100);
+    expect(new URL(page.url()).searchParams.get('tf')).toBe('H4');
+
+    // An unknown symbol is a 404; a lower-case one goes to its canonical address.
+    expect((await page.goto(`${server.baseUrl}/en/markets/NOSUCH`))?.status()).toBe(404);
+    await page.goto(`${server.baseUrl}/en/markets/ethusdt`);
+    expect(new URL(page.url()).pathname).toBe('/en/markets/ETHUSDT');
+    await context.close();
+  });
+
+  it('converts both ways at the rates of the quotes', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const pairCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/quote/pairs')) pairCalls.push(request.postData() ?? '');
+    });
+    await page.goto(`${server.baseUrl}/en/converter`);
+    const result = page.getByTestId('converter-result');
+    await expect.poll(() => result.getAttribute('data-ready'), { timeout: 10_000 }).toBe('true');
+    expect(await result.getAttribute('data-from')).toBe('EUR');
+    expect(await result.getAttribute('data-to')).toBe('USD');
+    expect(await result.getAttribute('data-amount')).toBe('1000');
+    const forward = new Big((await result.getAttribute('data-rate')) as string);
+    const shown = new Big((await result.getAttribute('data-result')) as string);
+    const quoted = await api<{ conversion: TConversion }>('pairs', {
+      from: 'EUR',
+      to: 'USD',
+      amount: '1000',
+    });
+    // The same mid prices (they may have ticked in between).
+    expect(forward.minus(quoted.conversion.rate).abs().div(quoted.conversion.rate).lt(0.002)).toBe(true);
+    expect(shown.minus(forward.times(1000)).abs().lt(0.01)).toBe(true);
+
+    await page.getByTestId('converter-swap').click();
+    await expect.poll(() => result.getAttribute('data-from'), { timeout: 10_000 }).toBe('USD');
+    await expect.poll(() => result.getAttribute('data-ready'), { timeout: 10_000 }).toBe('true');
+    const backward = new Big((await result.getAttribute('data-rate')) as string);
+    const quotedBack = await api<{ conversion: TConversion }>('pairs', {
+      from: 'USD',
+      to: 'EUR',
+      amount: '1000',
+    });
+    expect(backward.minus(quotedBack.conversion.rate).abs().div(quotedBack.conversion.rate).lt(0.002)).toBe(
+      true,
+    );
+    // B→A is 1/(A→B) within rounding.
+    expect(forward.times(backward).minus(1).abs().lt(0.002)).toBe(true);
+
+    // A crypto and metal pair through the cross, picked with the searchable picker.
+    await page.getByTestId('converter-from').click();
+    await page.getByTestId('converter-from-search').fill('bitcoin');
+    await page.locator('.cv-option[data-code="BTC"]').click();
+    await page.getByTestId('converter-to').click();
+    await page.getByTestId('converter-to-search').fill('XAU');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result.getAttribute('data-to'), { timeout: 10_000 }).toBe('XAU');
+    await expect.poll(() => result.getAttribute('data-from'), { timeout: 10_000 }).toBe('BTC');
+    expect(await page.getByTestId('converter-path').textContent()).toContain('BTCUSDT');
+
+    // Invalid amounts show a translated message and send nothing.
+    await page.waitForTimeout(400);
+    const before = pairCalls.length;
+    await page.getByTestId('converter-amount').fill('1.2.3');
+    await expect
+      .poll(() => page.getByTestId('converter-amount-error').textContent())
+      .toBe(catalog('en')['converter.error.format']);
+    await page.getByTestId('converter-amount').fill('0.123456789');
+    await expect
+      .poll(() => page.getByTestId('converter-amount-error').textContent())
+      .toBe(catalog('en')['converter.error.decimals']);
+    await page.waitForTimeout(500);
+    expect(pairCalls.slice(before).filter((body) => body.includes('"from"'))).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a closed market as closed', async () => {
+    const quotes = await api<{ symbol: string; status: string }[]>('currencyall', {});
+    const indices = ['GER40', 'UK100', 'JP225', 'HK50'];
+    const closed =
+      quotes.find((q) => indices.includes(q.symbol) && q.status === 'closed') ??
+      quotes.find((q) => q.status === 'closed');
+    expect(closed, 'one of GER40, UK100, JP225, HK50 is closed at any hour').toBeDefined();
+    const symbol = closed!.symbol;
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en/markets`);
+    const row = page.locator(`tr[data-symbol="${symbol}"]`);
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('closed');
+    const badge = row.getByTestId('closed-badge');
+    expect(await badge.isVisible()).toBe(true);
+    expect(await badge.textContent()).toBe(catalog('en')['markets.status.closed']);
+
+    await page.goto(`${server.baseUrl}/en/markets/${symbol}`);
+    await expect
+      .poll(() => page.getByTestId('symbol-page').getByTestId('closed-badge').count(), { timeout: 10_000 })
+      .toBe(1);
+    await expect.poll(() => page.getByTestId('next-open').isVisible(), { timeout: 10_000 }).toBe(true);
+    await context.close();
+  });
+
+  it('keeps the markets page and its tab when the language changes', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en/markets?tab=crypto`);
+    await page.getByTestId('language-switch').click();
+    await Promise.all([
+      page.waitForURL('**/de/markets?tab=crypto'),
+      page.locator('[data-lang="de"]').click(),
+    ]);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    await expect
+      .poll(() => page.locator('h1').textContent(), { timeout: 10_000 })
+      .toBe(catalog('de')['markets.title']);
+    await expect
+      .poll(() => page.locator('[data-tab="crypto"]').getAttribute('aria-selected'), { timeout: 10_000 })
+      .toBe('true');
+    expect(await page.locator('[data-tab="crypto"]').textContent()).toBe(catalog('de')['markets.tab.crypto']);
+    await context.close();
+  });
+
+  it('streams the home ticker and links its items to their symbol pages', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en`);
+    const item = page.locator('.ticker-item[data-symbol="BTCUSDT"]');
+    await expect.poll(() => item.count(), { timeout: 10_000 }).toBe(1);
+    expect(await item.getAttribute('href')).toBe('/en/markets/BTCUSDT');
+    // Mobile: the page itself never scrolls sideways.
+    for (const path of ['/en', '/en/markets', '/en/markets/EURUSD', '/en/converter']) {
+      await page.goto(server.baseUrl + path);
+      await page.waitForTimeout(800);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await context.close();
+  });
+});
