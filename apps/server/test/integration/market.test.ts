@@ -78,6 +78,23 @@ describe('quote calls', () => {
     );
   });
 
+  it('kline fills its limit for a closed market by looking past the closed hours, and shows the last trading day', async () => {
+    const all = (await quote('currencyall')).body.data as {
+      symbol: string;
+      status: string;
+      high: string;
+      low: string;
+    }[];
+    const closed = all.find(
+      (q) => q.status === 'closed' && ['GER40', 'UK100', 'JP225', 'HK50'].includes(q.symbol),
+    )!;
+    expect(closed).toBeDefined();
+    const bars = await quote('kline', { symbol: closed.symbol, timeframe: 'M1', limit: 300 });
+    expect(bars.body.data.candles).toHaveLength(300);
+    // The day's range is the last session's, not a flat line at the last price.
+    expect(Number(closed.high)).toBeGreaterThan(Number(closed.low));
+  });
+
   it('klinetoday, currencydetail, currencystat and currencyother describe one symbol', async () => {
     const today = await quote('klinetoday', { symbol: 'ETHUSDT' });
     expect(today.body.data.candles.every((c: { time: number }) => c.time >= today.body.data.dayStart)).toBe(

@@ -81,13 +81,17 @@ export class MarketService {
     for (const [symbol, state] of this.states) {
       // Seed the running candles and the last quote from the source's own history.
       for (const timeframe of TIMEFRAMES) {
+        if (timeframe === 'D1') continue;
         const open = bucketStart(timeframe, now, this.serverTimeZone);
         const [candle] = this.feed.getHistorical(symbol, timeframe, open, now);
         if (candle) this.aggregator.seed(symbol, timeframe, candle);
       }
-      const yesterday = bucketStart('D1', now, this.serverTimeZone) - 1;
-      const previous = this.feed.getHistorical(symbol, 'D1', yesterday - 10 * 86_400_000, yesterday);
-      state.previousClose = previous.at(-1)?.close ?? null;
+      // The day shown is the latest trading day: today's, or the last session's while closed
+      // (as MT5 shows Friday over the weekend); the close before it is the previous close.
+      const daily = this.feed.getHistorical(symbol, 'D1', now - 12 * 86_400_000, now);
+      const lastDay = daily.at(-1);
+      if (lastDay) this.aggregator.seed(symbol, 'D1', lastDay);
+      state.previousClose = daily.at(-2)?.close ?? null;
       // A closed market shows its last quote from before it closed.
       const lastOpen = lastOpenMinute(state.spec, now);
       state.last = lastOpen === null ? null : (this.feed.quoteAt?.(symbol, lastOpen) ?? null);
@@ -202,10 +206,26 @@ export class MarketService {
     const limit = Math.min(Math.max(options.limit ?? 500, 1), MAX_BARS);
     const to = options.to ?? this.now();
     const span = timeframe === 'MN' ? 31 * 86_400_000 : TIMEFRAME_MS[timeframe];
-    // Closed sessions leave gaps, so look further back than limit × timeframe.
-    const from =
-      options.from ??
-      to - span * limit * (timeframe === 'MN' || timeframe === 'W1' || timeframe === 'D1' ? 1.5 : 2.2);
+    // Closed sessions leave gaps, so look further back than limit × timeframe, and further still
+    // (a weekend, a holiday) while a window without an explicit start holds too few bars.
+    const factor = timeframe === 'MN' || timeframe === 'W1' || timeframe === 'D1' ? 1.5 : 2.2;
+    if (options.from === undefined) {
+      let window = span * limit * factor;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const candles = await this.candlesBetween(symbol, timeframe, to - window, to);
+        if (candles.length >= limit || attempt === 2) return candles.slice(-limit);
+        window = Math.max(window * 2, window + 4 * 86_400_000);
+      }
+    }
+    return (await this.candlesBetween(symbol, timeframe, options.from as number, to)).slice(-limit);
+  }
+
+  private async candlesBetween(
+    symbol: string,
+    timeframe: TTimeframe,
+    from: number,
+    to: number,
+  ): Promise<TCandle[]> {
     const stored = await this.db
       .selectFrom('candles')
       .select(['open_time', 'open', 'high', 'low', 'close', 'volume'])
@@ -232,7 +252,7 @@ export class MarketService {
       if (last && last.time === live.time) merged[merged.length - 1] = live;
       else if (!last || last.time < live.time) merged.push(live);
     }
-    return merged.slice(-limit);
+    return merged;
   }
 
   private history(symbol: string, timeframe: TTimeframe, from: number, to: number): TCandle[] {

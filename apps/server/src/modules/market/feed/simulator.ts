@@ -214,6 +214,7 @@ export class SimulatorFeed implements TPriceFeedAdapter {
     const step = HISTORY_STEP_MS[timeframe];
     const finest = Math.max(0, Math.floor(Math.log2(step / 2_000)) - 1);
     const halfSpread = Math.floor(s.spec.spreadPoints / 2);
+    let previousBid: number | null = null;
     for (let open = bucketStart(timeframe, fromMs, serverTimeZone); open <= toMs; ) {
       const next = nextBucketStart(timeframe, open, serverTimeZone);
       let candle: TCandle | null = null;
@@ -224,7 +225,19 @@ export class SimulatorFeed implements TPriceFeedAdapter {
         candle.high = Math.max(candle.high, bid);
         candle.low = Math.min(candle.low, bid);
         candle.close = bid;
-        candle.volume += Math.max(1, Math.round((step / 1000) * BUSY_TICK_RATE[s.spec.category] * 0.6));
+        // Tick volume follows activity: more in busy hours and on large moves, with some noise.
+        const move =
+          previousBid === null ? 0 : Math.abs(bid - previousBid) / Math.max(1, s.spec.spreadPoints);
+        const activity =
+          (this.isQuietHour(s.spec, t) ? 0.3 : 1) *
+          (0.6 + 0.8 * uniform(this.seed, 8_000 + s.index, Math.floor(t / step)));
+        candle.volume += Math.max(
+          1,
+          Math.round(
+            (step / 1000) * BUSY_TICK_RATE[s.spec.category] * 0.4 * activity * (1 + Math.min(move, 20) / 4),
+          ),
+        );
+        previousBid = bid;
       }
       if (candle) candles.push(candle);
       open = next;
