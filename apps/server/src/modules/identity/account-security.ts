@@ -114,9 +114,27 @@ export async function changePassword({
   if (!(await verifyPassword(user.password_hash, oldPassword)))
     throw AppError.invalid({ oldPassword: 'oldPasswordWrong' });
   if (oldPassword === password) throw AppError.invalid({ password: 'passwordSameAsOld' });
+  await setPasswordEndingSessions({ db, userId, password });
+  await recordAudit(db, { tenantId, actorKind: 'user', actorId: userId, action: 'user.password.change', ip });
+}
+
+/** Stores a new password, clears any lockout and ends every session of the trader, in one transaction. */
+export async function setPasswordEndingSessions({
+  db,
+  userId,
+  password,
+}: {
+  db: TDb;
+  userId: string;
+  password: string;
+}) {
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, failed_attempts: 0, locked_until: null })
+      .where('id', '=', userId)
+      .execute();
     await trx
       .updateTable('sessions')
       .set({ revoked_at: sql<Date>`now()` })
@@ -125,7 +143,6 @@ export async function changePassword({
       .where('revoked_at', 'is', null)
       .execute();
   });
-  await recordAudit(db, { tenantId, actorKind: 'user', actorId: userId, action: 'user.password.change', ip });
 }
 
 /** ISO numeric country of a trader: the stored one, else the country of their phone number. */

@@ -48,7 +48,7 @@ export async function findBearer({
     .selectAll()
     .where('token_hash', '=', sha256(token))
     .executeTakeFirst();
-  if (!row || row.kind !== 'access' || row.revoked_at || row.expires_at <= now || row.tenant_id !== tenantId)
+  if (row?.kind !== 'access' || row.revoked_at || row.expires_at <= now || row.tenant_id !== tenantId)
     return null;
   return {
     tenantId: row.tenant_id,

@@ -1,12 +1,12 @@
 import { maskEmail, maskPhone } from '@broker/domain/identity/credentials';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
-import { sql } from 'kysely';
 import { type CountryCode, parsePhoneNumberWithError } from 'libphonenumber-js';
 import type { TCallContext } from '../../http/context';
 import { serverTranslator } from '../../i18n';
 import { newId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { SmsDeliveryError } from '../notify/sms';
+import { setPasswordEndingSessions } from './account-security';
 import { verifyChallenge } from './captcha';
 import {
   CODE_RESEND_MS,
@@ -188,21 +188,7 @@ export async function resetPassword(
         throw AppError.invalid({ password: 'passwordSameAsOld' });
     },
   });
-  const hash = await hashPassword(input.password);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ password_hash: hash, failed_attempts: 0, locked_until: null })
-      .where('id', '=', userId)
-      .execute();
-    await trx
-      .updateTable('sessions')
-      .set({ revoked_at: sql<Date>`now()` })
-      .where('subject_kind', '=', 'user')
-      .where('subject_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
-  });
+  await setPasswordEndingSessions({ db, userId, password: input.password });
   await recordAudit(db, {
     tenantId: ctx.tenant.id,
     actorKind: 'user',
