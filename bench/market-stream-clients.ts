@@ -88,7 +88,8 @@ function percentile(p: number): number {
 }
 
 function connect(index: number): Promise<boolean> {
-  const start = (index * 7) % input.symbols.length;
+  // Consecutive symbols from a start that moves by one per client: each symbol has about the same number of subscribers.
+  const start = index % input.symbols.length;
   const symbols = Array.from(
     { length: input.symbolsPerClient },
     (_, j) => input.symbols[(start + j) % input.symbols.length]!,

@@ -16,7 +16,8 @@ interface TClient {
   socket: WebSocket;
   quotes: Set<string>;
   klines: Set<string>;
-  pending: Map<string, unknown>;
+  /** Newest update per stream, already serialized once for every client that wants it. */
+  pending: Map<string, string>;
   alive: boolean;
 }
 
@@ -67,6 +68,9 @@ export class MarketStream {
     perMessageDeflate: false,
   });
   private readonly clients = new Set<TClient>();
+  /** Who wants which stream, so a tick touches only its subscribers. */
+  private readonly quoteSubscribers = new Map<string, Set<TClient>>();
+  private readonly klineSubscribers = new Map<string, Set<TClient>>();
   private readonly flushTimer: NodeJS.Timeout;
   private readonly heartbeatTimer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
@@ -107,7 +111,7 @@ export class MarketStream {
       client.alive = true;
     });
     socket.on('message', (data) => this.onMessage(client, data.toString()));
-    socket.on('close', () => this.clients.delete(client));
+    socket.on('close', () => this.drop(client));
     socket.on('error', () => socket.terminate());
     this.send(client, { type: 'welcome', time: Date.now(), heartbeatMs: HEARTBEAT_MS });
   }
@@ -119,17 +123,19 @@ export class MarketStream {
     if (message.channel === 'quote') {
       const known = message.symbols.filter((s) => this.market.spec(s));
       if (message.op === 'unsubscribe') {
-        for (const s of known) client.quotes.delete(s);
+        for (const s of known) this.unindex(this.quoteSubscribers, client.quotes, s, client);
         return this.send(client, { type: 'unsubscribed', channel: 'quote', symbols: known });
       }
-      for (const s of known) if (client.quotes.size < MAX_SUBSCRIPTIONS) client.quotes.add(s);
+      for (const s of known)
+        if (client.quotes.size < MAX_SUBSCRIPTIONS)
+          this.index(this.quoteSubscribers, client.quotes, s, client);
       return this.send(client, { type: 'snapshot', channel: 'quote', data: this.market.quotes(known) });
     }
     const spec = this.market.spec(message.symbol);
     if (!spec) return this.send(client, { type: 'error', code: -3003, message: 'unknown symbol' });
     const key = `${message.symbol}|${message.timeframe}`;
     if (message.op === 'unsubscribe') {
-      client.klines.delete(key);
+      this.unindex(this.klineSubscribers, client.klines, key, client);
       return this.send(client, {
         type: 'unsubscribed',
         channel: 'kline',
@@ -137,7 +143,7 @@ export class MarketStream {
         timeframe: message.timeframe,
       });
     }
-    client.klines.add(key);
+    this.index(this.klineSubscribers, client.klines, key, client);
     void this.market.candles(message.symbol, message.timeframe, { limit: 1 }).then((candles) => {
       const candle = candles.at(-1);
       this.send(client, {
@@ -150,35 +156,61 @@ export class MarketStream {
     });
   }
 
+  private index(map: Map<string, Set<TClient>>, own: Set<string>, key: string, client: TClient) {
+    own.add(key);
+    let set = map.get(key);
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
+    set.add(client);
+  }
+
+  private unindex(map: Map<string, Set<TClient>>, own: Set<string>, key: string, client: TClient) {
+    own.delete(key);
+    const set = map.get(key);
+    set?.delete(client);
+    if (set?.size === 0) map.delete(key);
+  }
+
+  private drop(client: TClient) {
+    for (const s of client.quotes) this.unindex(this.quoteSubscribers, new Set(), s, client);
+    for (const k of client.klines) this.unindex(this.klineSubscribers, new Set(), k, client);
+    this.clients.delete(client);
+  }
+
   private onEvent(event: TMarketEvent) {
     if (event.type === 'quote') {
-      for (const client of this.clients) {
-        if (client.quotes.has(event.quote.symbol))
-          client.pending.set(`q|${event.quote.symbol}`, { type: 'quote', data: event.quote });
-      }
+      const subscribers = this.quoteSubscribers.get(event.quote.symbol);
+      if (!subscribers) return;
+      const json = JSON.stringify({ type: 'quote', data: event.quote });
+      const key = `q|${event.quote.symbol}`;
+      for (const client of subscribers) client.pending.set(key, json);
       return;
     }
     const key = `${event.symbol}|${event.timeframe}`;
-    let message: unknown = null;
-    for (const client of this.clients) {
-      if (!client.klines.has(key)) continue;
-      message ??= {
-        type: 'kline',
-        symbol: event.symbol,
-        timeframe: event.timeframe,
-        data: formatCandle(event.candle, this.market.spec(event.symbol)?.digits ?? 0),
-      };
-      client.pending.set(`k|${key}`, message);
-    }
+    const subscribers = this.klineSubscribers.get(key);
+    if (!subscribers) return;
+    const json = JSON.stringify({
+      type: 'kline',
+      symbol: event.symbol,
+      timeframe: event.timeframe,
+      data: formatCandle(event.candle, this.market.spec(event.symbol)?.digits ?? 0),
+    });
+    for (const client of subscribers) client.pending.set(`k|${key}`, json);
   }
 
   private flushAll() {
     for (const client of this.clients) {
       if (client.pending.size === 0) continue;
       if (client.socket.bufferedAmount > SLOW_CLIENT_BYTES) continue;
-      const batch = [...client.pending.values()];
+      const parts = [...client.pending.values()];
       client.pending.clear();
-      this.send(client, batch.length === 1 ? batch[0] : { type: 'batch', data: batch });
+      // Each update was serialized once for all clients; a batch only joins the strings.
+      this.sendRaw(
+        client,
+        parts.length === 1 ? (parts[0] as string) : `{"type":"batch","data":[${parts.join(',')}]}`,
+      );
     }
   }
 
@@ -186,7 +218,7 @@ export class MarketStream {
     for (const client of this.clients) {
       if (!client.alive) {
         client.socket.terminate();
-        this.clients.delete(client);
+        this.drop(client);
         continue;
       }
       client.alive = false;
@@ -196,8 +228,12 @@ export class MarketStream {
   }
 
   private send(client: TClient, message: unknown) {
+    this.sendRaw(client, JSON.stringify(message));
+  }
+
+  private sendRaw(client: TClient, json: string) {
     if (client.socket.readyState !== client.socket.OPEN) return;
-    client.socket.send(JSON.stringify(message));
+    client.socket.send(json);
     this.messagesSent++;
   }
 }
