@@ -125,7 +125,9 @@ describe('client HTTP layer (spec 7 and 8)', () => {
     expect(server.issued()).toBe(2);
     expect(http.stats.tradeTokens).toBe(2);
     expect(answers.every((a) => (a.Data as unknown as { echo: string }).echo === 't2')).toBe(true);
-    expect(answers.every((a) => (a.Data as unknown as { trade: string }).trade === 'trade-for-t2')).toBe(true);
+    expect(answers.every((a) => (a.Data as unknown as { trade: string }).trade === 'trade-for-t2')).toBe(
+      true,
+    );
   });
 
   it('skips the anonymous exchange in the test environment and sends WebTest', async () => {
