@@ -33,9 +33,10 @@ import { legalDocument } from './pages/legal';
 
 const LOGIN_LIMIT_PER_MINUTE = 20;
 
+/** Sign-in attempts per broker and address; with Redis the count is shared by every instance. */
 async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: string) {
   const allowed = await ctx.services.rateLimiter.hit(
-    `login:${scope}:${ctx.ip}`,
+    `login:${ctx.tenant.id}:${scope}:${ctx.ip}`,
     LOGIN_LIMIT_PER_MINUTE,
     60_000,
   );
@@ -96,7 +97,7 @@ export const handlers: THandlers = {
   ...quoteHandlers,
 
   captcha: async (_input, ctx) => {
-    const allowed = await ctx.services.rateLimiter.hit(`captcha:${ctx.ip}`, 30, 60_000);
+    const allowed = await ctx.services.rateLimiter.hit(`captcha:${ctx.tenant.id}:${ctx.ip}`, 30, 60_000);
     if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
     return issueChallenge({
       db: ctx.services.database.db,
@@ -105,7 +106,11 @@ export const handlers: THandlers = {
   },
 
   sendcode: async (input, ctx) => {
-    const allowed = await ctx.services.rateLimiter.hit(`sendcode:${ctx.ip}`, 20, 10 * 60_000);
+    const allowed = await ctx.services.rateLimiter.hit(
+      `sendcode:${ctx.tenant.id}:${ctx.ip}`,
+      20,
+      10 * 60_000,
+    );
     if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
     return sendCode(ctx, input);
   },
@@ -209,7 +214,7 @@ export const handlers: THandlers = {
   },
 
   qrticket: async (_input, ctx) => {
-    const allowed = await ctx.services.rateLimiter.hit(`qr:${ctx.ip}`, 30, 60_000);
+    const allowed = await ctx.services.rateLimiter.hit(`qr:${ctx.tenant.id}:${ctx.ip}`, 30, 60_000);
     if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
     return ctx.services.qrLogin.create(ctx.tenant.id);
   },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solveChallenge } from '../../src/modules/identity/captcha';
+import { leadingZeroBits, powDigest, solveChallenge } from '../../src/modules/identity/captcha';
 import { ApiClient, startTestServer, type TTestServer } from '../helpers';
 
 let server: TTestServer;
@@ -88,10 +88,17 @@ describe('registration and password reset', () => {
   it('refuses a code request without a solved captcha, and more than one a minute', async () => {
     const api = new ApiClient(server.baseUrl);
     const email = 'captcha.check@example.com';
-    const challenge = (await api.post('/api/v1/usercenter/captcha')).body.data as { id: string };
+    const challenge = (await api.post('/api/v1/usercenter/captcha')).body.data as {
+      id: string;
+      salt: string;
+      difficulty: number;
+    };
+    // A nonce that really misses the target (a random one would pass 1 time in 2^difficulty).
+    let wrong = 0;
+    while (leadingZeroBits(powDigest(challenge.salt, String(wrong))) >= challenge.difficulty) wrong++;
     const unsolved = await api.post(
       '/api/v1/usercenter/sendcode',
-      { email, purpose: 'register', captcha: { id: challenge.id, nonce: '999999999999' } },
+      { email, purpose: 'register', captcha: { id: challenge.id, nonce: String(wrong) } },
       { LanguageCode: 'en' },
     );
     expect(unsolved.body.errorCode).toBe(-1006);

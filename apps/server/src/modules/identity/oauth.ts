@@ -139,12 +139,12 @@ export function registerOAuth(app: FastifyInstance, services: TServices) {
   });
 
   app.post('/oauth2/token', async (request, reply) => {
-    const limited = !(await services.rateLimiter.hit(`oauth:${request.ip}`, 120, 60_000));
-    if (limited) return oauthError(reply, 429, 'too_many_requests', 'Too many requests');
     const parsed = ZToken.safeParse(request.body ?? {});
     if (!parsed.success) return oauthError(reply, 400, 'invalid_request', 'Invalid request parameters');
     const input = parsed.data;
     const tenant = await tenantOf(request.headers.host, request.body);
+    const limited = !(await services.rateLimiter.hit(`oauth:${tenant.id}:${request.ip}`, 120, 60_000));
+    if (limited) return oauthError(reply, 429, 'too_many_requests', 'Too many requests');
     const client = await db
       .selectFrom('oauth_clients')
       .selectAll()
