@@ -33,15 +33,17 @@ import { legalDocument } from './pages/legal';
 
 const LOGIN_LIMIT_PER_MINUTE = 20;
 
-/** Sign-in attempts per broker and address; with Redis the count is shared by every instance. */
-async function throttleLogin(ctx: Parameters<THandlers['login']>[1], scope: string) {
-  const allowed = await ctx.services.rateLimiter.hit(
-    `login:${ctx.tenant.id}:${scope}:${ctx.ip}`,
-    LOGIN_LIMIT_PER_MINUTE,
-    60_000,
-  );
+/**
+ * Counts one call of `name` for the caller's broker and address and refuses it (-9003) past
+ * `limit` calls per `windowMs`; with Redis the count is shared by every instance.
+ */
+async function enforceLimit(ctx: TCallContext, name: string, limit: number, windowMs: number) {
+  const allowed = await ctx.services.rateLimiter.hit(`${name}:${ctx.tenant.id}:${ctx.ip}`, limit, windowMs);
   if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
 }
+
+const throttleLogin = (ctx: TCallContext, scope: string) =>
+  enforceLimit(ctx, `login:${scope}`, LOGIN_LIMIT_PER_MINUTE, 60_000);
 
 const secureCookies = (ctx: Parameters<THandlers['login']>[1]) =>
   ctx.services.config.COOKIE_SECURE ?? ctx.request.protocol === 'https';
@@ -97,8 +99,7 @@ export const handlers: THandlers = {
   ...quoteHandlers,
 
   captcha: async (_input, ctx) => {
-    const allowed = await ctx.services.rateLimiter.hit(`captcha:${ctx.tenant.id}:${ctx.ip}`, 30, 60_000);
-    if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+    await enforceLimit(ctx, 'captcha', 30, 60_000);
     return issueChallenge({
       db: ctx.services.database.db,
       difficulty: ctx.services.config.CAPTCHA_DIFFICULTY,
@@ -106,12 +107,7 @@ export const handlers: THandlers = {
   },
 
   sendcode: async (input, ctx) => {
-    const allowed = await ctx.services.rateLimiter.hit(
-      `sendcode:${ctx.tenant.id}:${ctx.ip}`,
-      20,
-      10 * 60_000,
-    );
-    if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+    await enforceLimit(ctx, 'sendcode', 20, 10 * 60_000);
     return sendCode(ctx, input);
   },
 
@@ -214,8 +210,7 @@ export const handlers: THandlers = {
   },
 
   qrticket: async (_input, ctx) => {
-    const allowed = await ctx.services.rateLimiter.hit(`qr:${ctx.tenant.id}:${ctx.ip}`, 30, 60_000);
-    if (!allowed) throw new AppError(AppErrorCode.RATE_LIMITED);
+    await enforceLimit(ctx, 'qr', 30, 60_000);
     return ctx.services.qrLogin.create(ctx.tenant.id);
   },
 

@@ -1,28 +1,5 @@
-import { DEFAULT_INSTRUMENTS, type TInstrumentSpec } from '@broker/domain/market/instruments';
-import type { TSessionWindow } from '@broker/domain/market/sessions';
+import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import type { TDb } from '../../db/database';
-
-export interface TInstrument {
-  symbol: string;
-  category: TInstrumentSpec['category'];
-  base: string;
-  quote: string;
-  digits: number;
-  contractSize: string;
-  minVolume: string;
-  volumeStep: string;
-  maxVolume: string;
-  defaultLeverage: number;
-  marginCurrency: string;
-  profitCurrency: string;
-  sessions: TSessionWindow[];
-  swapLong: string;
-  swapShort: string;
-  enabled: boolean;
-  closeOnly: boolean;
-  shortAllowed: boolean;
-  hot: boolean;
-}
 
 /** Gives a broker the default instrument catalogue when it has none. */
 export async function ensureInstruments({ db, tenantId }: { db: TDb; tenantId: string }): Promise<void> {
@@ -62,42 +39,4 @@ export async function ensureInstruments({ db, tenantId }: { db: TDb; tenantId: s
     )
     .onConflict((oc) => oc.doNothing())
     .execute();
-}
-
-const trim = (value: string) => (value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value);
-
-export async function listInstruments({
-  db,
-  tenantId,
-}: {
-  db: TDb;
-  tenantId: string;
-}): Promise<TInstrument[]> {
-  const rows = await db
-    .selectFrom('instruments')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .orderBy('sort')
-    .execute();
-  return rows.map((r) => ({
-    symbol: r.symbol,
-    category: r.category as TInstrument['category'],
-    base: r.base,
-    quote: r.quote,
-    digits: r.digits,
-    contractSize: trim(String(r.contract_size)),
-    minVolume: trim(String(r.min_volume)),
-    volumeStep: trim(String(r.volume_step)),
-    maxVolume: trim(String(r.max_volume)),
-    defaultLeverage: r.default_leverage,
-    marginCurrency: r.margin_currency,
-    profitCurrency: r.profit_currency,
-    sessions: (typeof r.sessions === 'string' ? JSON.parse(r.sessions) : r.sessions) as TSessionWindow[],
-    swapLong: trim(String(r.swap_long)),
-    swapShort: trim(String(r.swap_short)),
-    enabled: r.enabled,
-    closeOnly: r.close_only,
-    shortAllowed: r.short_allowed,
-    hot: r.hot,
-  }));
 }
