@@ -95,10 +95,11 @@ describe('market data screens in the browser', () => {
 
     // Another timeframe loads its own history.
     await page.locator('[data-tf="H4"]').click();
+    // Wait for the switch itself: the bar count of the previous timeframe already passes the check below.
+    await expect.poll(() => new URL(page.url()).searchParams.get('tf'), { timeout: 10_000 }).toBe('H4');
     await expect
       .poll(async () => Number(await chart.getAttribute('data-bars')), { timeout: 15_000 })
       .toBeGreaterThanOrEqual(100);
-    expect(new URL(page.url()).searchParams.get('tf')).toBe('H4');
 
     // An unknown symbol is a 404; a lower-case one goes to its canonical address.
     expect((await page.goto(`${server.baseUrl}/en/markets/NOSUCH`))?.status()).toBe(404);
