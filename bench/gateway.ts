@@ -39,6 +39,7 @@ const config = loadConfig({
   ADMIN_PASSWORD: 'Bench-Admin-Password-1',
   DATA_DIR: '.tmp/bench',
   MAIL_CATCHER_PORT: '0',
+  OIDC_SANDBOX_PORT: 'off',
 });
 const app = await buildApp(config);
 await seed(config, app.services.database);

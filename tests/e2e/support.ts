@@ -45,6 +45,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<TRu
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       MAIL_CATCHER_PORT: '0',
+      OIDC_SANDBOX_PORT: '0',
       CAPTCHA_DIFFICULTY: '8',
       ...(database.url.startsWith('postgres') ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
       ...env,

@@ -13,8 +13,11 @@ import type { TServices } from './http/context';
 import { registerGateway } from './http/gateway';
 import { loadServerCatalogs } from './i18n';
 import { strongPassword } from './ids';
+import { registerUploads } from './modules/files/files';
 import { handlers } from './modules/handlers';
 import { registerOAuth } from './modules/identity/oauth';
+import { registerUnionCallback } from './modules/identity/oidc';
+import { OidcSandbox } from './modules/identity/oidc-sandbox';
 import { QrLogin } from './modules/identity/qr-login';
 import { createFeed } from './modules/market/feed/create-feed';
 import { MarketService } from './modules/market/market-service';
@@ -22,6 +25,7 @@ import { MarketStream } from './modules/market/stream';
 import { registerDevMailbox } from './modules/notify/dev-mailbox';
 import { MailCatcher } from './modules/notify/mail-catcher';
 import { SmtpMailer } from './modules/notify/mailer';
+import { loadVapidKeys } from './modules/notify/push';
 import { SandboxSmsProvider } from './modules/notify/sms';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
@@ -75,6 +79,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
   const mailCatcher = config.SMTP_URL ? null : new MailCatcher();
   const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
+  const oidcSandbox = config.OIDC_SANDBOX_PORT === 'off' ? null : new OidcSandbox();
+  if (oidcSandbox) await oidcSandbox.start(config.OIDC_SANDBOX_PORT as number);
   const mailer = new SmtpMailer(config.SMTP_URL ?? `smtp://127.0.0.1:${catcherPort}`, config.MAIL_FROM);
   const services: TServices = {
     config,
@@ -86,6 +92,11 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     mailer,
     sms: new SandboxSmsProvider(database.db),
     mailCatcher,
+    oidcSandbox,
+    vapid: loadVapidKeys(config.DATA_DIR, {
+      publicKey: config.VAPID_PUBLIC_KEY,
+      privateKey: config.VAPID_PRIVATE_KEY,
+    }),
     resolveTenant: (input) => tenants.resolve(input),
     redisStatus: async () => {
       if (!redis) return 'absent';
@@ -156,6 +167,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
 
   registerGateway(app, services, handlers);
   registerOAuth(app, services);
+  registerUnionCallback(app, services);
+  registerUploads(app, services);
   if (mailCatcher) registerDevMailbox(app, services);
   market.start();
   const stream = new MarketStream(market);
@@ -202,6 +215,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       await market.stop();
       mailer.close();
       await mailCatcher?.stop();
+      await oidcSandbox?.stop();
       await redis?.quit().catch(() => undefined);
       if (!options.database) await database.close();
     },

@@ -66,6 +66,15 @@ const ZConfig = z.object({
   MAIL_FROM: z.string().default('Northstar Markets <no-reply@northstar.invalid>'),
   /** Port of the built-in mail catcher (0 picks a free one). */
   MAIL_CATCHER_PORT: z.coerce.number().int().min(0).max(65535).default(1025),
+  /**
+   * Port of the built-in OpenID Connect sandbox provider ("Sandbox ID"), which accepts any login so
+   * third-party sign-in can be tried without the internet; 0 picks a free port, `off` disables it
+   * (do so in production, where brokers configure their real providers).
+   */
+  OIDC_SANDBOX_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(4011),
+  /** Web Push VAPID key pair (base64url); absent, one is made once into DATA_DIR/vapid.json. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
   /** Zero bits the proof-of-work captcha asks for: 16 takes a browser about a quarter of a second. */
   CAPTCHA_DIFFICULTY: z.coerce.number().int().min(1).max(28).default(16),
   /** Directory of the built web and back-office apps. */

@@ -14,7 +14,7 @@ async function main() {
     throw error;
   }
   const { app, services, close } = await buildApp(config);
-  const seeded = await seed(config, services.database);
+  const seeded = await seed(config, services.database, services);
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -27,6 +27,12 @@ async function main() {
     `  Health         ${base}/HealthCheck/Get`,
     `  Database       ${services.database.kind === 'pglite' ? `embedded PGlite (${config.DATA_DIR}/pglite)` : 'PostgreSQL server'}`,
     `  Redis          ${config.REDIS_URL ? 'connected' : 'not configured (single instance)'}`,
+    ...(services.mailCatcher
+      ? [`  Mail and SMS   ${base}/dev/mailbox (built-in catcher; set SMTP_URL to send real mail)`]
+      : []),
+    ...(services.oidcSandbox
+      ? [`  Sandbox ID     ${services.oidcSandbox.issuer} (third-party sign-in; any login and password)`]
+      : []),
     '',
     `  Back-office administrator   ${seeded.adminUsername} / ${seeded.adminPassword ?? '(set on first start; see data/initial-admin-password or ADMIN_PASSWORD)'}`,
     ...(seeded.demoTrader

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/database';
-import { strongPassword } from './ids';
+import { newId, strongPassword } from './ids';
 import { ensureWebClient } from './modules/identity/oauth';
+import { SANDBOX_CLIENT_ID } from './modules/identity/oidc-sandbox';
 import { ensureAdministrator } from './modules/identity/staff';
 import { ensureDemoTrader } from './modules/identity/users';
 import { ensureInstruments } from './modules/market/instruments-store';
@@ -29,10 +30,36 @@ export interface TSeedResult {
  * The first start creates the default broker, its administrator (strong random password, kept in
  * DATA_DIR/initial-admin-password so later starts can print it again) and the demo trader.
  */
-export async function seed(config: TConfig, database: TDatabase): Promise<TSeedResult> {
+export async function seed(
+  config: TConfig,
+  database: TDatabase,
+  extras: { oidcSandbox?: { issuer: string; clientSecret: string } | null } = {},
+): Promise<TSeedResult> {
   const tenant = await ensureDefaultTenant({ db: database.db, name: 'Northstar Markets' });
   await ensureInstruments({ db: database.db, tenantId: tenant.id });
   await ensureWebClient({ db: database.db, tenantId: tenant.id });
+  if (extras.oidcSandbox) {
+    // The sandbox's issuer and secret change with every start: the provider row follows them.
+    await database.db
+      .insertInto('oidc_providers')
+      .values({
+        id: newId(),
+        tenant_id: tenant.id,
+        slug: 'sandbox',
+        name: 'Sandbox ID',
+        issuer: extras.oidcSandbox.issuer,
+        client_id: SANDBOX_CLIENT_ID,
+        client_secret: extras.oidcSandbox.clientSecret,
+      })
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'slug']).doUpdateSet({
+          issuer: extras.oidcSandbox?.issuer as string,
+          client_secret: extras.oidcSandbox?.clientSecret as string,
+          enabled: true,
+        }),
+      )
+      .execute();
+  }
   const passwordFile = join(resolve(config.DATA_DIR), 'initial-admin-password');
   let password =
     config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);

@@ -55,12 +55,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     REDIS_URL: process.env.REDIS_URL,
     WEB_DIST: 'apps/web/dist',
     MAIL_CATCHER_PORT: '0',
+    OIDC_SANDBOX_PORT: '0',
     CAPTCHA_DIFFICULTY: '4',
     BACKOFFICE_DIST: 'apps/backoffice/dist',
     ...env,
   });
   const app = await buildApp(config);
-  await seed(config, app.services.database);
+  await seed(config, app.services.database, app.services);
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -83,6 +84,42 @@ export class ApiClient {
 
   cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  /** A GET that keeps cookies and does not follow redirects. */
+  async get(pathOrUrl: string, headers: Record<string, string> = {}) {
+    const response = await fetch(pathOrUrl.startsWith('http') ? pathOrUrl : this.baseUrl + pathOrUrl, {
+      headers: { cookie: this.cookieHeader(), ...headers },
+      redirect: 'manual',
+    });
+    this.keepCookies(response);
+    return response;
+  }
+
+  /** Sends raw bytes (an upload) with the session's CSRF token. */
+  async upload(path: string, bytes: Uint8Array, headers: Record<string, string> = {}) {
+    const response = await fetch(this.baseUrl + path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/octet-stream',
+        cookie: this.cookieHeader(),
+        'x-csrf-token': this.cookies.get('csrf') ?? '',
+        ...headers,
+      },
+      body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every route
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  private keepCookies(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const [name = '', ...value] = pair.split('=');
+      const v = value.join('=');
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || v === '') this.cookies.delete(name);
+      else this.cookies.set(name, v);
+    }
   }
 
   async post(path: string, body: unknown = {}, headers: Record<string, string> = {}) {

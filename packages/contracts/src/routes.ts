@@ -175,6 +175,40 @@ export const ZUserSettings = z.object({
 });
 export type TUserSettings = z.infer<typeof ZUserSettings>;
 
+const ZContactLink = z.string().trim().max(64);
+/** Spec 3 "Simple user": the profile a trader sees and edits. Counts belong to later social features. */
+export const ZSimpleUser = z.object({
+  userId: z.string(),
+  nick: z.string(),
+  avatar: z.string().nullable(),
+  sex: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  profile: z.string(),
+  /** Masked (spec 5): first 2 characters of an email, first 3 then stars then from the 9th of a phone. */
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  areaCode: z.string().nullable(),
+  areaFlag: z.string().nullable(),
+  isCert: z.boolean(),
+  isAuthentication: z.boolean(),
+  userIdentity: z.number().int(),
+  wechat: z.string(),
+  qq: z.string(),
+  facebook: z.string(),
+  ins: z.string(),
+  twitter: z.string(),
+  noticeCount: z.number().int(),
+  releaseCount: z.number().int(),
+  followedCount: z.number().int(),
+  fansCount: z.number().int(),
+  orderCount: z.number().int(),
+  epcCount: z.number().int(),
+  visitCount: z.number().int(),
+  visitsPhoto: z.array(z.string()),
+});
+export type TSimpleUser = z.infer<typeof ZSimpleUser>;
+const ZFileId = z.string().uuid();
+const ZFingerKey = z.string().trim().min(8).max(128);
+
 export const routeCatalogue = {
   countrylist: define({
     name: 'countrylist',
@@ -406,7 +440,7 @@ export const routeCatalogue = {
     input: z.intersection(
       ZTarget,
       z.object({
-        purpose: z.enum(['register', 'reset', 'login']),
+        purpose: z.enum(['register', 'reset', 'login', 'bind']),
         channel: z.enum(['email', 'sms', 'whatsapp']).optional(),
         captcha: ZCaptchaSolution,
       }),
@@ -640,6 +674,198 @@ export const routeCatalogue = {
       accessExpire: z.number().int(),
       refreshAfter: z.number().int(),
     }),
+  }),
+  profile: define({
+    name: 'profile',
+    path: ROUTE_PATHS.profile,
+    access: { kind: 'user' },
+    mutates: false,
+    summary: "The trader's profile (spec 3 Simple user) with masked email and phone",
+    input: empty,
+    output: ZSimpleUser,
+  }),
+  saveprofile: define({
+    name: 'saveprofile',
+    path: ROUTE_PATHS.saveprofile,
+    access: { kind: 'user' },
+    mutates: true,
+    summary:
+      'Saves any subset of nick, avatar (an uploaded avatar file, or null), sex, profile text and contact links',
+    input: z.object({
+      nick: z.string().trim().min(1, 'nickRequired').max(24, 'nickTooLong').optional(),
+      avatarFileId: ZFileId.nullable().optional(),
+      sex: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+      profile: z.string().trim().max(200, 'profileTooLong').optional(),
+      wechat: ZContactLink.optional(),
+      qq: ZContactLink.optional(),
+      facebook: ZContactLink.optional(),
+      ins: ZContactLink.optional(),
+      twitter: ZContactLink.optional(),
+    }),
+    output: ZSimpleUser,
+  }),
+  bindcontact: define({
+    name: 'bindcontact',
+    path: ROUTE_PATHS.bindcontact,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Binds or changes the email or phone with a code sent to it (sendcode purpose bind)',
+    input: z.intersection(ZTarget, z.object({ code: ZCode })),
+    output: ZSimpleUser,
+  }),
+  feedback: define({
+    name: 'feedback',
+    path: ROUTE_PATHS.feedback,
+    access: { kind: 'user' },
+    mutates: true,
+    summary:
+      'Feedback: 0 to 500 characters, at least one contact method, optional uploaded images and a video',
+    input: z
+      .object({
+        text: z.string().max(500, 'feedbackTooLong'),
+        contacts: z.object({
+          email: z.union([ZEmail, z.literal('')]).optional(),
+          phone: z.string().trim().max(32).optional(),
+          wechat: ZContactLink.optional(),
+          telegram: ZContactLink.optional(),
+        }),
+        attachments: z.array(ZFileId).max(6).default([]),
+        idempotencyKey: z.string().min(8).max(64),
+      })
+      .superRefine((value, ctx) => {
+        if (!Object.values(value.contacts).some((v) => typeof v === 'string' && v.trim() !== ''))
+          ctx.addIssue({ code: 'custom', message: 'contactRequired', path: ['contacts'] });
+      }),
+    output: z.object({ id: z.string() }),
+  }),
+  pushkey: define({
+    name: 'pushkey',
+    path: ROUTE_PATHS.pushkey,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: "The server's VAPID public key for Web Push subscriptions",
+    input: empty,
+    output: z.object({ publicKey: z.string() }),
+  }),
+  pushinsert: define({
+    name: 'pushinsert',
+    path: ROUTE_PATHS.pushinsert,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: "Stores this browser's Web Push subscription for order notifications",
+    input: z.object({
+      endpoint: z.string().url().max(1000).startsWith('https://', 'pushEndpoint'),
+      keys: z.object({ p256dh: z.string().min(40).max(200), auth: z.string().min(8).max(64) }),
+    }),
+    output: z.object({ id: z.string() }),
+  }),
+  pushdelete: define({
+    name: 'pushdelete',
+    path: ROUTE_PATHS.pushdelete,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Removes a Web Push subscription by its endpoint or id',
+    input: z.union([z.object({ endpoint: z.string().url().max(1000) }), z.object({ id: z.string().uuid() })]),
+    output: z.object({ deleted: z.number().int() }),
+  }),
+  pushget: define({
+    name: 'pushget',
+    path: ROUTE_PATHS.pushget,
+    access: { kind: 'user' },
+    mutates: false,
+    summary: "The trader's Web Push subscriptions",
+    input: empty,
+    output: z.array(
+      z.object({ id: z.string(), endpoint: z.string(), device: z.string(), createdAt: z.string() }),
+    ),
+  }),
+  oidcproviders: define({
+    name: 'oidcproviders',
+    path: ROUTE_PATHS.oidcproviders,
+    access: { kind: 'public' },
+    mutates: false,
+    summary: "The broker's third-party (OpenID Connect) sign-in providers",
+    input: empty,
+    output: z.array(z.object({ slug: z.string(), name: z.string() })),
+  }),
+  unionstart: define({
+    name: 'unionstart',
+    path: ROUTE_PATHS.unionstart,
+    access: { kind: 'public' },
+    mutates: true,
+    summary:
+      "Starts third-party sign-in (or, signed in, binding): answers the provider's authorization address",
+    input: z.object({
+      slug: z.string().regex(/^[a-z0-9-]{2,32}$/),
+      mode: z.enum(['login', 'bind']),
+      lang: z.string().regex(/^[A-Za-z-]{2,8}$/),
+      redirect: z
+        .string()
+        .max(300)
+        .regex(/^\/(?!\/)[^\s]*$/, 'redirectInvalid')
+        .default('/'),
+    }),
+    output: z.object({ url: z.string().url() }),
+  }),
+  identities: define({
+    name: 'identities',
+    path: ROUTE_PATHS.identities,
+    access: { kind: 'user' },
+    mutates: false,
+    summary: "The broker's providers with the trader's binding to each, if any",
+    input: empty,
+    output: z.array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        bound: z
+          .object({ email: z.string().nullable(), name: z.string().nullable(), boundAt: z.string() })
+          .nullable(),
+      }),
+    ),
+  }),
+  unbindidentity: define({
+    name: 'unbindidentity',
+    path: ROUTE_PATHS.unbindidentity,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Removes the binding to a provider (refused when it is the only way to sign in)',
+    input: z.object({ slug: z.string().regex(/^[a-z0-9-]{2,32}$/) }),
+    output: z.object({ ok: z.literal(true) }),
+  }),
+  userlogin: define({
+    name: 'userlogin',
+    path: ROUTE_PATHS.userlogin,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: "Records the signed-in trader's language and country (spec 7.2); answers the user",
+    input: z.object({
+      user_id: z.string(),
+      languageCode: z.string().max(10),
+      countryCode: z
+        .string()
+        .regex(/^[A-Z]{2}$/)
+        .optional(),
+    }),
+    output: ZUserProfile,
+  }),
+  save_token: define({
+    name: 'save_token',
+    path: ROUTE_PATHS.save_token,
+    access: { kind: 'user' },
+    mutates: true,
+    summary: 'Parks a one-time hand-off token (valid 60 s) bound to this device fingerprint',
+    input: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/), finger_key: ZFingerKey }),
+    output: z.object({ expiresAt: z.number().int() }),
+  }),
+  trans_token: define({
+    name: 'trans_token',
+    path: ROUTE_PATHS.trans_token,
+    access: { kind: 'public' },
+    mutates: true,
+    summary: 'Trades a parked hand-off token, from the same device fingerprint, for a session here',
+    input: z.object({ accessToken: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/), finger_key: ZFingerKey }),
+    output: ZSessionAnswer.extend({ user: ZUserProfile }),
   }),
   adminlogin: define({
     name: 'adminlogin',

@@ -21,6 +21,10 @@ export const AppErrorCode = {
   PHONE_ALREADY_REGISTERED: -1015,
   TWO_FACTOR_REQUIRED: -1016,
   TWO_FACTOR_WRONG: -1017,
+  IDENTITY_PROVIDER_FAILED: -1018,
+  IDENTITY_BOUND_ELSEWHERE: -1019,
+  LAST_SIGN_IN_METHOD: -1020,
+  HANDOFF_INVALID: -1021,
   INSUFFICIENT_MARGIN: -2001,
   ORDER_ALREADY_DONE: -3001,
   CANNOT_CLOSE_OR_SHORT: -3002,
@@ -34,6 +38,8 @@ export const AppErrorCode = {
   RATE_LIMITED: -9003,
   TENANT_UNKNOWN: -9004,
   SERVICE_UNAVAILABLE: -9005,
+  FILE_TOO_LARGE: -9006,
+  FILE_TYPE_REFUSED: -9007,
   INTERNAL: -9999,
 } as const;
 
@@ -55,6 +61,12 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.USER_NOT_FOUND:
     case AppErrorCode.TENANT_UNKNOWN:
       return 404;
+    case AppErrorCode.FILE_TOO_LARGE:
+      return 413;
+    case AppErrorCode.FILE_TYPE_REFUSED:
+      return 415;
+    case AppErrorCode.IDENTITY_PROVIDER_FAILED:
+      return 502;
     case AppErrorCode.LOCKED_OUT:
     case AppErrorCode.RATE_LIMITED:
     case AppErrorCode.CODE_TOO_FREQUENT:

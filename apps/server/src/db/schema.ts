@@ -31,6 +31,11 @@ export interface UsersTable extends CredentialColumns {
   totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
   totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
   country_code: string | null;
+  nick: ColumnType<string | null, string | null | undefined, string | null>;
+  avatar_file_id: ColumnType<string | null, string | null | undefined, string | null>;
+  sex: ColumnType<number, number | undefined, number>;
+  profile: ColumnType<string, string | undefined, string>;
+  contacts: ColumnType<unknown, string | undefined, string>;
 }
 export interface StaffTable extends CredentialColumns {
   username: string;
@@ -138,7 +143,7 @@ export interface VerificationCodesTable {
   tenant_id: string;
   channel: 'email' | 'sms' | 'whatsapp';
   target: string;
-  purpose: 'register' | 'reset' | 'login';
+  purpose: 'register' | 'reset' | 'login' | 'bind';
   code_hash: string;
   attempts: ColumnType<number, number | undefined, number>;
   expires_at: Date;
@@ -201,7 +206,92 @@ export interface QrTicketsTable {
   created_at: Timestamp;
 }
 
+export interface StoredFilesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  purpose: 'avatar' | 'feedback';
+  mime: 'image/jpeg' | 'image/png' | 'video/mp4' | 'video/x-msvideo';
+  size_bytes: ColumnType<string, number, number>;
+  sha256: string;
+  created_at: Timestamp;
+}
+export interface FeedbackTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  body: string;
+  contacts: ColumnType<unknown, string, string>;
+  attachments: ColumnType<unknown, string | undefined, string>;
+  status: ColumnType<'new' | 'read' | 'closed', 'new' | 'read' | 'closed' | undefined>;
+  locale: string | null;
+  user_agent: string | null;
+  idempotency_key: string;
+  created_at: Timestamp;
+}
+export interface PushSubscriptionsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: string | null;
+  created_at: Timestamp;
+}
+export interface OidcProvidersTable {
+  id: string;
+  tenant_id: string;
+  slug: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  scopes: ColumnType<string, string | undefined, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+}
+export interface OidcStatesTable {
+  state_hash: string;
+  tenant_id: string;
+  provider_id: string;
+  code_verifier: string;
+  nonce: string;
+  mode: 'login' | 'bind';
+  user_id: string | null;
+  lang: string;
+  redirect: string;
+  expires_at: Date;
+  created_at: Timestamp;
+}
+export interface UserIdentitiesTable {
+  provider_id: string;
+  subject: string;
+  tenant_id: string;
+  user_id: string;
+  email: string | null;
+  name: string | null;
+  created_at: Timestamp;
+}
+
+export interface SessionHandoffsTable {
+  token_hash: string;
+  tenant_id: string;
+  user_id: string;
+  finger_key: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface TDatabaseSchema {
+  session_handoffs: SessionHandoffsTable;
+  stored_files: StoredFilesTable;
+  feedback: FeedbackTable;
+  push_subscriptions: PushSubscriptionsTable;
+  oidc_providers: OidcProvidersTable;
+  oidc_states: OidcStatesTable;
+  user_identities: UserIdentitiesTable;
   qr_tickets: QrTicketsTable;
   oauth_clients: OauthClientsTable;
   oauth_codes: OauthCodesTable;

@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
 import type { TBearer } from '../modules/identity/oauth';
+import type { OidcSandbox } from '../modules/identity/oidc-sandbox';
 import type { QrLogin } from '../modules/identity/qr-login';
 import type { TSession } from '../modules/identity/sessions';
 import type { TStaffProfile } from '../modules/identity/staff';
 import type { MarketService } from '../modules/market/market-service';
 import type { MailCatcher } from '../modules/notify/mail-catcher';
 import type { TMailer } from '../modules/notify/mailer';
+import type { TVapidKeys } from '../modules/notify/push';
 import type { TSmsProvider } from '../modules/notify/sms';
 import type { TTenant } from '../modules/tenancy/tenancy';
 import type { TRateLimiter } from '../rate-limit';
@@ -25,6 +27,9 @@ export interface TServices {
   sms: TSmsProvider;
   /** The built-in mail catcher when no SMTP relay is configured. */
   mailCatcher: MailCatcher | null;
+  /** The built-in OpenID Connect provider for trying third-party sign-in, unless turned off. */
+  oidcSandbox: OidcSandbox | null;
+  vapid: TVapidKeys;
   resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
   redisStatus(): Promise<'ok' | 'down' | 'absent'>;
 }

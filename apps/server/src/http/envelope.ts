@@ -29,7 +29,8 @@ export function fieldProblems(error: z.ZodError): Record<string, string> {
       key = `validation.${issue.message}`;
     else if (issue.code === 'too_small')
       key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooShort';
-    else if (issue.code === 'too_big') key = 'validation.tooLong';
+    else if (issue.code === 'too_big')
+      key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooLong';
     else if (issue.code === 'invalid_type' && issue.input === undefined) key = 'validation.required';
     else if (issue.code === 'invalid_format' && issue.format === 'email') key = 'validation.email';
     fields[field] = key;

@@ -1,11 +1,13 @@
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { groupedCountries } from '@broker/i18n/countries';
 import { isLocaleCode, LOCALES } from '@broker/i18n/locales';
+import countries from 'i18n-iso-countries';
 import { sql } from 'kysely';
 import { COOKIE, type TCallContext } from '../http/context';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
 import { recordAudit } from './audit/audit';
+import { submitFeedback } from './feedback/feedback';
 import {
   changePassword,
   listSessions,
@@ -14,6 +16,10 @@ import {
   saveSettings,
 } from './identity/account-security';
 import { issueChallenge } from './identity/captcha';
+import { parkHandoff, takeHandoff } from './identity/handoff';
+import { listIdentities, listProviders, startUnion, unbindIdentity } from './identity/oidc';
+import { openUserSession, secureCookies } from './identity/open-session';
+import { bindContact, saveProfile, simpleUser } from './identity/profile';
 import {
   e164,
   isRegistered,
@@ -29,6 +35,7 @@ import { beginTotp, disableTotp, enableTotp } from './identity/totp';
 import { issueTradeToken, openTradeRequest } from './identity/trade-token';
 import { userProfile } from './identity/users';
 import { quoteHandlers } from './market/quote-handlers';
+import { deletePushSubscription, insertPushSubscription, listPushSubscriptions } from './notify/push';
 import { legalDocument } from './pages/legal';
 
 const LOGIN_LIMIT_PER_MINUTE = 20;
@@ -44,38 +51,6 @@ async function enforceLimit(ctx: TCallContext, name: string, limit: number, wind
 
 const throttleLogin = (ctx: TCallContext, scope: string) =>
   enforceLimit(ctx, `login:${scope}`, LOGIN_LIMIT_PER_MINUTE, 60_000);
-
-const secureCookies = (ctx: Parameters<THandlers['login']>[1]) =>
-  ctx.services.config.COOKIE_SECURE ?? ctx.request.protocol === 'https';
-
-/** Opens a trader session after registration or a code sign-in, with the cookies the portal reads. */
-async function openUserSession(ctx: TCallContext, userId: string) {
-  const db = ctx.services.database.db;
-  const user = await userProfile({ db, userId, tenantId: ctx.tenant.id });
-  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND);
-  const { token, session } = await createSession({
-    db,
-    tenantId: ctx.tenant.id,
-    subjectKind: 'user',
-    subjectId: userId,
-    userAgent: ctx.userAgent,
-    ip: ctx.ip,
-  });
-  await recordAudit(db, {
-    tenantId: ctx.tenant.id,
-    actorKind: 'user',
-    actorId: userId,
-    action: 'user.signin',
-    ip: ctx.ip,
-  });
-  setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx), displayName: user.name });
-  return {
-    csrfToken: session.csrfToken,
-    expiresAt: session.absoluteExpiresAt.toISOString(),
-    cipherKey: session.cipherKey ?? undefined,
-    user,
-  };
-}
 
 /** Ends the session of the cookie that came with the call, if it is live, and clears its cookies. */
 async function signOut(ctx: TCallContext, kind: 'user' | 'staff'): Promise<{ ok: true }> {
@@ -95,8 +70,60 @@ async function signOut(ctx: TCallContext, kind: 'user' | 'staff'): Promise<{ ok:
   return { ok: true };
 }
 
+/** The signed-in trader's id (the gateway has already refused calls without a session). */
+const userIdOf = (ctx: TCallContext): string => {
+  if (!ctx.userSession) throw new AppError(AppErrorCode.TOKEN_INVALID);
+  return ctx.userSession.subjectId;
+};
+
 export const handlers: THandlers = {
   ...quoteHandlers,
+  profile: async (_input, ctx) => simpleUser(ctx, userIdOf(ctx)),
+  saveprofile: async (input, ctx) => saveProfile(ctx, userIdOf(ctx), input),
+  bindcontact: async (input, ctx) => bindContact(ctx, userIdOf(ctx), input),
+  feedback: async (input, ctx) => {
+    await enforceLimit(ctx, 'feedback', 10, 3_600_000);
+    return submitFeedback(ctx, userIdOf(ctx), input);
+  },
+  pushkey: async (_input, ctx) => ({ publicKey: ctx.services.vapid.publicKey }),
+  pushinsert: async (input, ctx) => insertPushSubscription(ctx, userIdOf(ctx), input),
+  pushdelete: async (input, ctx) => deletePushSubscription(ctx, userIdOf(ctx), input),
+  pushget: async (_input, ctx) => listPushSubscriptions(ctx, userIdOf(ctx)),
+  oidcproviders: async (_input, ctx) => listProviders(ctx),
+  unionstart: async (input, ctx) => {
+    await enforceLimit(ctx, 'unionstart', 30, 60_000);
+    return startUnion(ctx, input);
+  },
+  identities: async (_input, ctx) => listIdentities(ctx, userIdOf(ctx)),
+  unbindidentity: async (input, ctx) => unbindIdentity(ctx, userIdOf(ctx), input.slug),
+  userlogin: async (input, ctx) => {
+    const userId = userIdOf(ctx);
+    if (input.user_id !== userId) throw new AppError(AppErrorCode.FORBIDDEN);
+    const numeric = input.countryCode ? countries.alpha2ToNumeric(input.countryCode) : undefined;
+    if (numeric)
+      await ctx.services.database.db
+        .updateTable('users')
+        .set({ country_code: numeric })
+        .where('id', '=', userId)
+        .where('country_code', 'is', null)
+        .execute();
+    await recordAudit(ctx.services.database.db, {
+      tenantId: ctx.tenant.id,
+      actorKind: 'user',
+      actorId: userId,
+      action: 'user.login.client',
+      ip: ctx.ip,
+      details: { language: input.languageCode, country: input.countryCode ?? null },
+    });
+    const user = await userProfile({ db: ctx.services.database.db, userId, tenantId: ctx.tenant.id });
+    if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
+    return user;
+  },
+  save_token: async (input, ctx) => parkHandoff(ctx, userIdOf(ctx), input),
+  trans_token: async (input, ctx) => {
+    await throttleLogin(ctx, 'handoff');
+    return openUserSession(ctx, await takeHandoff(ctx, input));
+  },
 
   captcha: async (_input, ctx) => {
     await enforceLimit(ctx, 'captcha', 30, 60_000);

@@ -7,7 +7,7 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_RESEND_MS = 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
 
-export type TCodePurpose = 'register' | 'reset' | 'login';
+export type TCodePurpose = 'register' | 'reset' | 'login' | 'bind';
 export type TCodeChannel = 'email' | 'sms' | 'whatsapp';
 
 const hashCode = (tenantId: string, target: string, purpose: string, code: string) =>

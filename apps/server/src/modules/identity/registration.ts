@@ -68,13 +68,15 @@ export async function sendCode(
     target.kind === 'email' ? 'email' : input.channel === 'whatsapp' ? 'whatsapp' : 'sms';
   if (target.kind === 'phone' && input.channel === 'email')
     throw new AppError(AppErrorCode.VALIDATION_FAILED);
+  if (input.purpose === 'bind' && !ctx.userSession) throw new AppError(AppErrorCode.TOKEN_INVALID);
   const registered = (await findUserId(ctx, target)) !== null;
-  if (input.purpose === 'register' && registered) {
+  if ((input.purpose === 'register' || input.purpose === 'bind') && registered) {
     throw new AppError(
       target.kind === 'email' ? AppErrorCode.EMAIL_ALREADY_REGISTERED : AppErrorCode.PHONE_ALREADY_REGISTERED,
     );
   }
-  if (input.purpose !== 'register' && !registered) throw new AppError(AppErrorCode.USER_NOT_FOUND);
+  if ((input.purpose === 'reset' || input.purpose === 'login') && !registered)
+    throw new AppError(AppErrorCode.USER_NOT_FOUND);
   const code = await createCode({
     db,
     tenantId: ctx.tenant.id,

@@ -1,0 +1,174 @@
+import type { TSimpleUser } from '@broker/contracts/routes';
+import { maskEmail, maskPhone } from '@broker/domain/identity/credentials';
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { countryEntries } from '@broker/i18n/countries';
+import { parsePhoneNumberWithError } from 'libphonenumber-js';
+import type { TCallContext } from '../../http/context';
+import { recordAudit } from '../audit/audit';
+import { fileUrl, ownedFiles } from '../files/files';
+import { consumeCode } from './codes';
+import { resolveTarget, type TTargetInput } from './registration';
+
+const CONTACT_KEYS = ['wechat', 'qq', 'facebook', 'ins', 'twitter'] as const;
+type TContacts = Partial<Record<(typeof CONTACT_KEYS)[number], string>>;
+
+let countryByRegion: Map<string, { code: string; flag: string }> | null = null;
+/** The calling code (00 style) and flag of a phone number's region. */
+function areaOf(phone: string | null): { areaCode: string | null; areaFlag: string | null } {
+  if (!phone) return { areaCode: null, areaFlag: null };
+  countryByRegion ??= new Map(countryEntries().map((c) => [c.twoCharCode, { code: c.code, flag: c.flag }]));
+  try {
+    const region = parsePhoneNumberWithError(phone).country;
+    const entry = region ? countryByRegion.get(region) : undefined;
+    if (entry) return { areaCode: entry.code, areaFlag: entry.flag };
+  } catch {
+    // an unparsable stored number shows without its area
+  }
+  return { areaCode: null, areaFlag: null };
+}
+
+const parseJson = (value: unknown): Record<string, unknown> =>
+  (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+
+/** The spec 3 Simple user of a trader, with masked email and phone. */
+export async function simpleUser(ctx: TCallContext, userId: string): Promise<TSimpleUser> {
+  const user = await ctx.services.database.db
+    .selectFrom('users')
+    .select(['id', 'email', 'phone', 'display_name', 'nick', 'avatar_file_id', 'sex', 'profile', 'contacts'])
+    .where('id', '=', userId)
+    .where('tenant_id', '=', ctx.tenant.id)
+    .executeTakeFirst();
+  if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
+  const contacts = parseJson(user.contacts) as TContacts;
+  return {
+    userId: user.id,
+    nick: user.nick ?? user.display_name,
+    avatar: user.avatar_file_id ? fileUrl(user.avatar_file_id, 'avatar') : null,
+    sex: (user.sex === 1 || user.sex === 2 ? user.sex : 0) as 0 | 1 | 2,
+    profile: user.profile,
+    email: user.email ? maskEmail(user.email) : null,
+    phone: user.phone ? maskPhone(user.phone) : null,
+    ...areaOf(user.phone),
+    isCert: false,
+    isAuthentication: false,
+    userIdentity: 0,
+    wechat: contacts.wechat ?? '',
+    qq: contacts.qq ?? '',
+    facebook: contacts.facebook ?? '',
+    ins: contacts.ins ?? '',
+    twitter: contacts.twitter ?? '',
+    noticeCount: 0,
+    releaseCount: 0,
+    followedCount: 0,
+    fansCount: 0,
+    orderCount: 0,
+    epcCount: 0,
+    visitCount: 0,
+    visitsPhoto: [],
+  };
+}
+
+export async function saveProfile(
+  ctx: TCallContext,
+  userId: string,
+  input: {
+    nick?: string | undefined;
+    avatarFileId?: string | null | undefined;
+    sex?: 0 | 1 | 2 | undefined;
+    profile?: string | undefined;
+  } & TContacts,
+): Promise<TSimpleUser> {
+  const db = ctx.services.database.db;
+  if (input.avatarFileId)
+    await ownedFiles(ctx.services, {
+      tenantId: ctx.tenant.id,
+      userId,
+      ids: [input.avatarFileId],
+      purpose: 'avatar',
+    });
+  const current = await db
+    .selectFrom('users')
+    .select(['contacts'])
+    .where('id', '=', userId)
+    .where('tenant_id', '=', ctx.tenant.id)
+    .executeTakeFirstOrThrow();
+  const contacts: TContacts = { ...(parseJson(current.contacts) as TContacts) };
+  let contactsChanged = false;
+  for (const key of CONTACT_KEYS) {
+    const value = input[key];
+    if (value !== undefined) {
+      contacts[key] = value;
+      contactsChanged = true;
+    }
+  }
+  await db
+    .updateTable('users')
+    .set({
+      ...(input.nick !== undefined ? { nick: input.nick, display_name: input.nick } : {}),
+      ...(input.avatarFileId !== undefined ? { avatar_file_id: input.avatarFileId } : {}),
+      ...(input.sex !== undefined ? { sex: input.sex } : {}),
+      ...(input.profile !== undefined ? { profile: input.profile } : {}),
+      ...(contactsChanged ? { contacts: JSON.stringify(contacts) } : {}),
+    })
+    .where('id', '=', userId)
+    .where('tenant_id', '=', ctx.tenant.id)
+    .execute();
+  await recordAudit(db, {
+    tenantId: ctx.tenant.id,
+    actorKind: 'user',
+    actorId: userId,
+    action: 'user.profile.update',
+    ip: ctx.ip,
+    details: {
+      fields: Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined),
+    },
+  });
+  return simpleUser(ctx, userId);
+}
+
+/** Binds a new email or phone (or replaces the current one) after checking the code sent to it. */
+export async function bindContact(
+  ctx: TCallContext,
+  userId: string,
+  input: TTargetInput & { code: string },
+): Promise<TSimpleUser> {
+  const db = ctx.services.database.db;
+  const target = resolveTarget(input);
+  const taken = await db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenant.id)
+    .where(target.kind, '=', target.value)
+    .executeTakeFirst();
+  if (taken) {
+    if (taken.id === userId) return simpleUser(ctx, userId);
+    throw new AppError(
+      target.kind === 'email' ? AppErrorCode.EMAIL_ALREADY_REGISTERED : AppErrorCode.PHONE_ALREADY_REGISTERED,
+    );
+  }
+  await consumeCode({ db, tenantId: ctx.tenant.id, target: target.value, purpose: 'bind', code: input.code });
+  const before = await db
+    .selectFrom('users')
+    .select(['email', 'phone'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('users')
+    .set(target.kind === 'email' ? { email: target.value } : { phone: target.value })
+    .where('id', '=', userId)
+    .where('tenant_id', '=', ctx.tenant.id)
+    .execute();
+  const previous = target.kind === 'email' ? before.email : before.phone;
+  await recordAudit(db, {
+    tenantId: ctx.tenant.id,
+    actorKind: 'user',
+    actorId: userId,
+    action: `user.${target.kind}.${previous ? 'change' : 'bind'}`,
+    ip: ctx.ip,
+    details: {
+      from: previous ? (target.kind === 'email' ? maskEmail(previous) : maskPhone(previous)) : null,
+      to: target.kind === 'email' ? maskEmail(target.value) : maskPhone(target.value),
+    },
+  });
+  return simpleUser(ctx, userId);
+}
