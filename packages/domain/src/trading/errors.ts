@@ -1,0 +1,47 @@
+/**
+ * Rejection reasons of the trading core. They are names, not numbers: the server maps each one to an
+ * `AppErrorCode` (risk -2xxx, orders -3xxx, funding -4xxx) and its translated message.
+ */
+export const TRADING_ERROR_CODES = [
+  /** Usable margin does not cover the margin (and commission) of the new position. */
+  'INSUFFICIENT_MARGIN',
+  /** The account is at or below its margin-call level: no new positions until it recovers. */
+  'MARGIN_LEVEL_TOO_LOW',
+  /** A withdrawal larger than the usable margin or the balance. */
+  'INSUFFICIENT_FUNDS',
+  /** An experience-account deposit above the cap minus the current net value (spec 5). */
+  'DEPOSIT_CAP_EXCEEDED',
+  /** The pending order or position was already filled, cancelled or closed (spec 8). */
+  'ORDER_ALREADY_CLOSED',
+  'ORDER_NOT_FOUND',
+  'POSITION_NOT_FOUND',
+  'ACCOUNT_NOT_FOUND',
+  'ACCOUNT_EXISTS',
+  /** The account was closed (cancelled); it accepts nothing more. */
+  'ACCOUNT_CLOSED',
+  /** A per-account restriction forbids this (no open, close, take-profit, stop-loss or withdrawal). */
+  'ACCOUNT_RESTRICTED',
+  'SYMBOL_UNKNOWN',
+  'SYMBOL_DISABLED',
+  /** The symbol only accepts closing trades (spec 8: cannot be closed or short-sold). */
+  'SYMBOL_CLOSE_ONLY',
+  'SHORT_NOT_ALLOWED',
+  /** Outside the symbol's trading sessions (spec 8: trading time ended). */
+  'MARKET_CLOSED',
+  /** No quote yet for the symbol or for a pair needed to convert its currencies. */
+  'NO_PRICE',
+  /** Below the minimum, above the maximum, or not a multiple of the volume step. */
+  'INVALID_VOLUME',
+  /** A pending price on the wrong side of the market, or a stop-limit whose limit is past its stop. */
+  'INVALID_PRICE',
+  /** Take-profit or stop-loss on the wrong side of the reference price or too close to it. */
+  'INVALID_STOPS',
+  /** An amount that is not a positive safe integer. */
+  'INVALID_AMOUNT',
+  /** A close reason the client may not give (2 and 3 belong to the engine). */
+  'INVALID_CLOSE_REASON',
+  /** The idempotency key was used before for a different command. */
+  'IDEMPOTENCY_CONFLICT',
+] as const;
+
+export type TTradingErrorCode = (typeof TRADING_ERROR_CODES)[number];

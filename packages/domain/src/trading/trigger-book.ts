@@ -1,0 +1,250 @@
+/**
+ * Trigger books: per symbol, four sorted books of prices that fire when the bid or the ask rises to or
+ * falls to them (see `Book` in orders.ts), and the account watch list that limits margin checks to the
+ * accounts a tick actually moved.
+ */
+import { mulDiv } from './money';
+import { Book, type TBook } from './orders';
+
+/** Entries per chunk before it splits in two; a chunk never holds more than 2 x CHUNK. */
+const CHUNK = 128;
+
+/**
+ * A sorted multiset of (key, id) pairs, ordered by key then id, stored as a list of sorted chunks
+ * (parallel number arrays, no per-entry objects). Insert and remove are O(log n + CHUNK); popping
+ * every entry with key <= limit is O(k + log n) for k popped: whole chunks go at once.
+ * Ids must be unique within a book.
+ */
+export class TriggerBook {
+  private keyChunks: number[][] = [];
+  private idChunks: number[][] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The smallest key, or +Infinity when empty. */
+  minKey(): number {
+    const first = this.keyChunks[0];
+    return first === undefined ? Number.POSITIVE_INFINITY : first[0]!;
+  }
+
+  /** Index of the first chunk whose last entry is >= (key, id); the last chunk when none is. */
+  private chunkFor(key: number, id: number): number {
+    const chunks = this.keyChunks;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const keys = chunks[mid]!;
+      const last = keys.length - 1;
+      const lastKey = keys[last]!;
+      if (lastKey < key || (lastKey === key && this.idChunks[mid]![last]! < id)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** First index in a chunk whose entry is >= (key, id). */
+  private static lowerBound(keys: number[], ids: number[], key: number, id: number): number {
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid]!;
+      if (k < key || (k === key && ids[mid]! < id)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(key: number, id: number): void {
+    this.count++;
+    if (this.keyChunks.length === 0) {
+      this.keyChunks.push([key]);
+      this.idChunks.push([id]);
+      return;
+    }
+    const c = this.chunkFor(key, id);
+    const keys = this.keyChunks[c]!;
+    const ids = this.idChunks[c]!;
+    const at = TriggerBook.lowerBound(keys, ids, key, id);
+    keys.splice(at, 0, key);
+    ids.splice(at, 0, id);
+    if (keys.length > 2 * CHUNK) {
+      this.keyChunks.splice(c + 1, 0, keys.splice(CHUNK));
+      this.idChunks.splice(c + 1, 0, ids.splice(CHUNK));
+    }
+  }
+
+  /** Removes one entry; false when it is not there. */
+  remove(key: number, id: number): boolean {
+    if (this.keyChunks.length === 0) return false;
+    const c = this.chunkFor(key, id);
+    const keys = this.keyChunks[c]!;
+    const ids = this.idChunks[c]!;
+    const at = TriggerBook.lowerBound(keys, ids, key, id);
+    if (at >= keys.length || keys[at] !== key || ids[at] !== id) return false;
+    this.count--;
+    if (keys.length === 1) {
+      this.keyChunks.splice(c, 1);
+      this.idChunks.splice(c, 1);
+    } else {
+      keys.splice(at, 1);
+      ids.splice(at, 1);
+    }
+    return true;
+  }
+
+  /** Removes every entry with key <= limit, appending their ids to `out` in order; returns how many. */
+  popUpTo(limit: number, out: number[]): number {
+    const keyChunks = this.keyChunks;
+    let dropped = 0;
+    let popped = 0;
+    while (dropped < keyChunks.length) {
+      const keys = keyChunks[dropped]!;
+      const ids = this.idChunks[dropped]!;
+      if (keys[0]! > limit) break;
+      if (keys[keys.length - 1]! <= limit) {
+        for (let i = 0; i < ids.length; i++) out.push(ids[i]!);
+        popped += ids.length;
+        dropped++;
+        continue;
+      }
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid]! <= limit) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = 0; i < lo; i++) out.push(ids[i]!);
+      popped += lo;
+      keys.splice(0, lo);
+      ids.splice(0, lo);
+      break;
+    }
+    if (dropped > 0) {
+      keyChunks.splice(0, dropped);
+      this.idChunks.splice(0, dropped);
+    }
+    this.count -= popped;
+    return popped;
+  }
+
+  /** Every (key, id) in order; for tests and snapshots, not the hot path. */
+  entries(): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (let c = 0; c < this.keyChunks.length; c++) {
+      const keys = this.keyChunks[c]!;
+      const ids = this.idChunks[c]!;
+      for (let i = 0; i < keys.length; i++) out.push([keys[i]!, ids[i]!]);
+    }
+    return out;
+  }
+}
+
+function isRising(book: TBook): boolean {
+  return book === Book.BID_RISING || book === Book.ASK_RISING;
+}
+
+/**
+ * The four books of one symbol. Rising books are keyed by price (fire on key <= quote); falling
+ * books by -price (fire on -price <= -quote, i.e. price >= quote), so both pop a sorted prefix.
+ */
+export class SymbolTriggers {
+  readonly books: readonly [TriggerBook, TriggerBook, TriggerBook, TriggerBook] = [
+    new TriggerBook(),
+    new TriggerBook(),
+    new TriggerBook(),
+    new TriggerBook(),
+  ];
+
+  get size(): number {
+    return this.books[0].size + this.books[1].size + this.books[2].size + this.books[3].size;
+  }
+
+  add(book: TBook, price: number, id: number): void {
+    this.books[book].insert(isRising(book) ? price : -price, id);
+  }
+
+  remove(book: TBook, price: number, id: number): boolean {
+    return this.books[book].remove(isRising(book) ? price : -price, id);
+  }
+
+  /** Whether anything fires at this quote; O(1), so quiet ticks cost four comparisons. */
+  anyCrossed(bid: number, ask: number): boolean {
+    const [bidRising, bidFalling, askRising, askFalling] = this.books;
+    return (
+      bidRising.minKey() <= bid ||
+      bidFalling.minKey() <= -bid ||
+      askRising.minKey() <= ask ||
+      askFalling.minKey() <= -ask
+    );
+  }
+
+  /** Pops every trigger the quote crosses, appending ids to `out` book by book; returns how many. */
+  popCrossed(bid: number, ask: number, out: number[]): number {
+    const [bidRising, bidFalling, askRising, askFalling] = this.books;
+    return (
+      bidRising.popUpTo(bid, out) +
+      bidFalling.popUpTo(-bid, out) +
+      askRising.popUpTo(ask, out) +
+      askFalling.popUpTo(-ask, out)
+    );
+  }
+}
+
+/** An account as the watch list sees it. */
+export interface TWatchedAccount {
+  /** Tick number when it was last marked; the list's dedupe without a Set. */
+  watchStamp: number;
+}
+
+/**
+ * Accounts whose equity a tick changed, each once, in the order first marked. The engine marks an
+ * account when a position delta moves its running floating profit; only those are margin-checked.
+ */
+export class AccountWatch<T extends TWatchedAccount> {
+  private stamp = 1;
+  readonly marked: T[] = [];
+
+  /** Starts a new round (a tick or a command) and forgets the previous one. */
+  begin(): void {
+    this.stamp++;
+    this.marked.length = 0;
+  }
+
+  mark(account: T): void {
+    if (account.watchStamp !== this.stamp) {
+      account.watchStamp = this.stamp;
+      this.marked.push(account);
+    }
+  }
+}
+
+export const MarginState = {
+  OK: 0,
+  MARGIN_CALL: 1,
+  STOP_OUT: 2,
+} as const;
+export type TMarginState = (typeof MarginState)[keyof typeof MarginState];
+
+/**
+ * Where an account stands against its levels, compared exactly (no rounded margin level): stop-out
+ * when equity / margin < stopOutBp / 10,000, margin call when below marginCallBp. No margin, no call.
+ */
+export function marginState(
+  equity: number,
+  margin: number,
+  marginCallBp: number,
+  stopOutBp: number,
+): TMarginState {
+  if (margin <= 0) return MarginState.OK;
+  // floor(e x 10^4 / m) < L  <=>  e x 10^4 / m < L for an integer L
+  const levelFloor = mulDiv(equity, 10_000, margin, 'floor');
+  if (levelFloor < stopOutBp) return MarginState.STOP_OUT;
+  if (levelFloor < marginCallBp) return MarginState.MARGIN_CALL;
+  return MarginState.OK;
+}
