@@ -78,8 +78,12 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
           token: authorization.replace(/^bearer\s+/i, '').trim(),
           tenantId: tenant.id,
         });
-        // An expired or unknown bearer answers 401, which makes the client refresh it (spec 8).
-        if (!bearer) throw new AppError(AppErrorCode.TOKEN_INVALID);
+        // An expired or unknown bearer answers 401 with the RFC 6750 challenge, which makes the
+        // client get a new one and retry (spec 8); a missing session answers 401 without it.
+        if (!bearer) {
+          reply.header('www-authenticate', 'Bearer error="invalid_token"');
+          throw new AppError(AppErrorCode.TOKEN_INVALID);
+        }
       }
       const staff = staffSession
         ? await staffProfile({

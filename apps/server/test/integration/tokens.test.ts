@@ -127,6 +127,11 @@ describe('anonymous bearer tokens (Kong-compatible OAuth2)', () => {
       { Authorization: `Bearer ${token.body.access_token}` },
     );
     expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    // A user route without a session is also 401, but without the challenge: no token refresh.
+    const noSession = await api.post('/api/v1/usercenter/userinfo');
+    expect(noSession.status).toBe(401);
+    expect(noSession.headers.get('www-authenticate')).toBeNull();
   });
 });
 

@@ -1,39 +1,23 @@
-import { CSRF_HEADER, type TEnvelope, type TUnwrapped, unwrapEnvelope } from '@broker/contracts/envelope';
-import { ROUTE_PATHS } from '@broker/contracts/route-paths';
+import type { TUnwrapped } from '@broker/contracts/envelope';
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
-import { readCookie } from './cookies';
+import { ensureIdentity, httpClient } from './client';
 
 export const WEB_VERSION = '1';
 
-/** Calls one gateway route with the common headers of spec 7 and unwraps the envelope. */
+/**
+ * Calls one gateway route through the portal's HTTP layer (./http.ts: common headers of spec 7,
+ * anonymous bearer, refresh on an invalid token) and unwraps the envelope. An aborted call
+ * (`signal`, e.g. a long poll of a page that was left) answers like a network error. `trade` adds
+ * the trade token (trading calls).
+ */
 export async function callRoute<N extends TRouteName>(
   name: N,
   input: TRouteInput<N>,
-  lang: string,
+  _lang: string,
+  { signal, trade = false }: { signal?: AbortSignal; trade?: boolean } = {},
 ): Promise<TUnwrapped<TRouteOutput<N> | null>> {
-  const path = ROUTE_PATHS[name];
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    LanguageCode: lang,
-    PreferredLanguageCode: navigator.language,
-    'web-version': WEB_VERSION,
-  };
-  const csrf = readCookie('csrf');
-  if (csrf) headers[CSRF_HEADER] = csrf;
-  try {
-    const response = await fetch(path, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(input),
-      credentials: 'same-origin',
-    });
-    const envelope = (await response.json()) as TEnvelope<TRouteOutput<N> | null>;
-    if (!response.ok) console.warn('request failed', path, response.status, envelope.errorCode);
-    return unwrapEnvelope(envelope);
-  } catch (error) {
-    console.warn('Network Error', path, error);
-    return { code: 0, succeed: false, Data: null, ErrorCode: 0, message: '', messageKey: 'errors.network' };
-  }
+  if (trade) await ensureIdentity();
+  return httpClient().call(name, input, { signal, trade });
 }
 
 /** A failed call, for code that works with promises of data (polling, Promise.all). */

@@ -34,6 +34,8 @@ interface TTradeToken {
 }
 
 export const AUTH_COOKIE = 'auth';
+/** The result code of an invalid or expired token (see @broker/domain/result-codes). */
+const TOKEN_INVALID = -1001;
 export const WEB_VERSION_MAJOR = '1';
 
 function base64(bytes: ArrayBuffer | Uint8Array): string {
@@ -185,7 +187,8 @@ export class HttpClient {
       withTrade,
       retried = false,
       internal = false,
-    }: { withTrade: boolean; retried?: boolean; internal?: boolean },
+      signal,
+    }: { withTrade: boolean; retried?: boolean; internal?: boolean; signal?: AbortSignal | undefined },
   ): Promise<TUnwrapped<T | null>> {
     if (this.refreshing && !internal) await this.refreshing;
     const headers = this.commonHeaders();
@@ -202,14 +205,11 @@ export class HttpClient {
         headers,
         body: JSON.stringify(body),
         credentials: 'same-origin',
+        ...(signal ? { signal } : {}),
       });
     } catch (error) {
-      this.options.log?.('Network Error', { path, error });
+      if (!signal?.aborted) this.options.log?.('Network Error', { path, error });
       return { code: 0, succeed: false, Data: null, ErrorCode: 0, message: '', messageKey: 'errors.network' };
-    }
-    if (response.status === 401 && !retried && !internal) {
-      await this.refresh();
-      return this.send<T>(path, body, { withTrade, retried: true });
     }
     let envelope: TEnvelope<T | null>;
     try {
@@ -225,6 +225,18 @@ export class HttpClient {
         messageKey: 'errors.-9999',
       };
     }
+    // Only a refused bearer (RFC 6750 challenge) refreshes: a wrong password or a missing session
+    // (also 401) must not be sent twice nor mint anonymous tokens.
+    if (
+      response.status === 401 &&
+      envelope.errorCode === TOKEN_INVALID &&
+      /invalid_token/.test(response.headers.get('www-authenticate') ?? '') &&
+      !retried &&
+      !internal
+    ) {
+      await this.refresh();
+      return this.send<T>(path, body, { withTrade, retried: true, signal });
+    }
     if (response.status !== 200)
       this.options.log?.('request failed', { path, status: response.status, errorCode: envelope.errorCode });
     return unwrapEnvelope(envelope);
@@ -234,8 +246,11 @@ export class HttpClient {
   call<N extends TRouteName>(
     name: N,
     input: TRouteInput<N>,
-    options: { trade?: boolean } = {},
+    options: { trade?: boolean; signal?: AbortSignal | undefined } = {},
   ): Promise<TUnwrapped<TRouteOutput<N> | null>> {
-    return this.send<TRouteOutput<N>>(ROUTE_PATHS[name], input, { withTrade: options.trade ?? false });
+    return this.send<TRouteOutput<N>>(ROUTE_PATHS[name], input, {
+      withTrade: options.trade ?? false,
+      signal: options.signal,
+    });
   }
 }

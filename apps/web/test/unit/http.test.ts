@@ -32,13 +32,19 @@ function fakeServer() {
     const bearer = headers.Authorization?.replace('Bearer ', '') ?? '';
     // Like the real gateway: no bearer is allowed, an unknown or expired one is not.
     if (headers.Authorization && !live.has(bearer))
-      return json(401, {
-        code: -1001,
-        success: false,
-        data: null,
-        errorCode: -1001,
-        message: 'Token invalid',
-      });
+      return new Response(
+        JSON.stringify({
+          code: -1001,
+          success: false,
+          data: null,
+          errorCode: -1001,
+          message: 'Token invalid',
+        }),
+        {
+          status: 401,
+          headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' },
+        },
+      );
     if (url === '/api/v1/account/jwt')
       return json(200, {
         code: 200,
@@ -128,6 +134,27 @@ describe('client HTTP layer (spec 7 and 8)', () => {
     expect(answers.every((a) => (a.Data as unknown as { trade: string }).trade === 'trade-for-t2')).toBe(
       true,
     );
+  });
+
+  it('does not refresh or resend on a 401 that is not about the token (a wrong password)', async () => {
+    let logins = 0;
+    const server = fakeServer();
+    const base = server.fetchImpl;
+    const fetchImpl = (async (path: string | URL | Request, init?: RequestInit) => {
+      if (String(path) === '/api/v1/usercenter/login') {
+        logins++;
+        return new Response(
+          JSON.stringify({ code: -1002, success: false, data: null, errorCode: -1002, message: 'wrong' }),
+          { status: 401, headers: { 'content-type': 'application/json' } },
+        );
+      }
+      return base(path, init);
+    }) as typeof fetch;
+    const http = client({ ...server, fetchImpl });
+    const answer = await http.call('login', { email: 'a@b.cd', password: 'nope-nope' });
+    expect(answer).toMatchObject({ succeed: false, ErrorCode: -1002 });
+    expect(logins).toBe(1);
+    expect(http.stats.refreshes).toBe(0);
   });
 
   it('skips the anonymous exchange in the test environment and sends WebTest', async () => {

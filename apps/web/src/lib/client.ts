@@ -1,0 +1,90 @@
+import { readCookie, removeCookie, userInfoFromCookie, writeCookie } from './cookies';
+import { HttpClient } from './http';
+
+const FINGERPRINT_KEY = 'fp';
+const IDENTITY_KEY = 'identity';
+
+/** A stable random id of this browser (BasicData fingerprint, anonymous token subject). */
+function fingerprint(): string {
+  try {
+    let value = localStorage.getItem(FINGERPRINT_KEY);
+    if (!value) {
+      value = crypto.randomUUID();
+      localStorage.setItem(FINGERPRINT_KEY, value);
+    }
+    return value;
+  } catch {
+    return 'no-storage';
+  }
+}
+
+interface TIdentity {
+  userId: string;
+  cipherKey: string;
+}
+
+let identity: TIdentity | null = null;
+
+function storedIdentity(): TIdentity | null {
+  if (identity) return identity;
+  try {
+    const raw = sessionStorage.getItem(IDENTITY_KEY);
+    identity = raw ? (JSON.parse(raw) as TIdentity) : null;
+  } catch {
+    identity = null;
+  }
+  return identity;
+}
+
+/** Keeps the signed-in user id and the session's cipher key for trade-token requests (this tab only). */
+export function rememberIdentity(value: TIdentity | null) {
+  identity = value;
+  try {
+    if (value) sessionStorage.setItem(IDENTITY_KEY, JSON.stringify(value));
+    else sessionStorage.removeItem(IDENTITY_KEY);
+  } catch {
+    // private mode: kept in memory only
+  }
+}
+
+const languageOfPath = () => window.location.pathname.split('/')[1] || 'zh-CN';
+
+let client: HttpClient | null = null;
+
+/** The portal's one HTTP layer (see ./http.ts), created on first use in the browser. */
+export function httpClient(): HttpClient {
+  client ??= new HttpClient({
+    fetch: (input, init) => window.fetch(input, init),
+    cookies: {
+      get: (name) => readCookie(name),
+      set: (name, value, maxAge) => writeCookie(name, value, maxAge),
+      remove: (name) => removeCookie(name),
+    },
+    lang: languageOfPath,
+    preferredLanguage: () => navigator.language,
+    countryCode: () => readCookie('country') ?? null,
+    deviceType: () => (window.matchMedia('(max-width: 768px)').matches ? 'mobile' : 'desktop'),
+    fingerprint,
+    userId: () => (userInfoFromCookie() ? (storedIdentity()?.userId ?? null) : null),
+    cipherKey: () => (userInfoFromCookie() ? (storedIdentity()?.cipherKey ?? null) : null),
+    webTest: import.meta.env.VITE_WEB_TEST === '1',
+    log: (message, detail) => console.warn(message, detail),
+  });
+  return client;
+}
+
+/**
+ * Makes sure the trade-token inputs are known for a signed-in user (a new tab, a reload):
+ * asks userinfo once and remembers the answer.
+ */
+export async function ensureIdentity(): Promise<boolean> {
+  if (!userInfoFromCookie()) {
+    rememberIdentity(null);
+    return false;
+  }
+  if (storedIdentity()) return true;
+  const answer = await httpClient().call('userinfo', {});
+  if (!answer.succeed || !answer.Data?.cipherKey) return false;
+  rememberIdentity({ userId: answer.Data.userId, cipherKey: answer.Data.cipherKey });
+  return true;
+}
