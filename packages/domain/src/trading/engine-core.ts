@@ -16,6 +16,7 @@ import {
   usableMargin,
 } from './calculations';
 import type { TTradingErrorCode } from './errors';
+import { PositionBucket } from './exposure';
 import type { TInstrumentTerms } from './instrument-terms';
 import {
   applyMarkup,
@@ -61,7 +62,7 @@ import {
   validateStops,
   validateVolume,
 } from './orders';
-import { AccountWatch, MarginState, marginState, SymbolTriggers, type TWatchedAccount } from './trigger-book';
+import { AccountRiskBook, MarginState, marginState, SymbolTriggers } from './trigger-book';
 
 /** Demo accounts start with 100,000 of their currency (spec 9), in minor units. */
 export const DEMO_INITIAL_BALANCE_MINOR = 10_000_000;
@@ -411,17 +412,15 @@ export interface TEngineConfig {
   experienceDepositCapMinor?: number;
 }
 
-interface Account extends TWatchedAccount {
+interface Account {
   id: number;
+  /** Index in the risk book, where floating profit, margin and the margin-call flag live. */
+  slot: number;
   type: TAccountType;
   tradeType: TTradeType;
   currency: string;
   leverage: number;
   balance: number;
-  /** Running sum of the open positions' `profit`. */
-  floating: number;
-  /** Running sum of the open positions' `margin`. */
-  margin: number;
   followEquity: number;
   strategyEquity: number;
   initMoney: number;
@@ -429,7 +428,6 @@ interface Account extends TWatchedAccount {
   totalOut: number;
   marginCallBp: number;
   stopOutBp: number;
-  marginCall: boolean;
   nbp: boolean;
   restrictions: TRestrictions;
   closed: boolean;
@@ -457,7 +455,7 @@ interface Converter {
 interface Bucket {
   sym: SymbolState;
   converter: Converter;
-  positions: Position[];
+  store: PositionBucket<Position>;
 }
 
 interface Position {
@@ -471,10 +469,10 @@ interface Position {
   takeProfit: number | null;
   stopLoss: number | null;
   margin: number;
-  profit: number;
   swap: number;
   commission: number;
   bucket: Bucket;
+  /** Index in the bucket's store, where its floating profit lives. */
   bucketIndex: number;
   accountIndex: number;
 }
@@ -499,6 +497,11 @@ function triggerId(ticket: number, kind: TTriggerKind): number {
   return ticket * 4 + kind;
 }
 
+/** The idempotency scope of a command: its account's, or engine-wide for account-less commands. */
+export function idempotencyKeyOf(command: TCommand): string {
+  return `${'accountId' in command ? String(command.accountId) : '*'}:${command.clientKey}`;
+}
+
 /** JSON with sorted keys, without the retry-varying fields: two sends of one command match. */
 function fingerprint(command: TCommand): string {
   const entries = Object.entries(command)
@@ -519,11 +522,12 @@ export class TradingEngine {
   private readonly converters = new Map<string, Converter>();
   private readonly buckets = new Map<string, Bucket>();
   private readonly idempotency = new Map<string, { fingerprint: string; result: TApplyResult }>();
-  private readonly watch = new AccountWatch<Account>();
+  private readonly risk = new AccountRiskBook();
+  private readonly accountsBySlot: Account[] = [];
   private readonly pegs: Readonly<Record<string, TPeg>>;
   private readonly experienceCap: number;
   private readonly fired: number[] = [];
-  private readonly acting: Account[] = [];
+  private readonly acting: number[] = [];
   private readonly quoteOf = (symbol: string): TQuote | undefined => {
     const s = this.symbols.get(symbol);
     return s?.hasQuote ? s : undefined;
@@ -577,7 +581,7 @@ export class TradingEngine {
     sym.time = time;
     this.now = time;
     this.out = null;
-    this.watch.begin();
+    this.risk.begin();
     for (const c of sym.converters) c.rates = conversionRates(c.path, this.quoteOf);
     if (sym.triggers.anyCrossed(sym.bid, sym.ask)) this.fireTriggers(sym);
     this.revalue(sym);
@@ -589,6 +593,7 @@ export class TradingEngine {
 
   private fireTriggers(sym: SymbolState): void {
     const fired = this.fired;
+    const deferred: number[] = [];
     // fills add take-profit/stop-loss and activations add limits that the same quote may cross
     for (let round = 0; round < 64 && sym.triggers.anyCrossed(sym.bid, sym.ask); round++) {
       fired.length = 0;
@@ -599,8 +604,10 @@ export class TradingEngine {
         const kind = id % 4;
         if (kind !== TriggerKind.TAKE_PROFIT && kind !== TriggerKind.STOP_LOSS) continue;
         const position = this.positions.get((id - kind) / 4);
-        if (position !== undefined)
-          this.closePosition(position, position.volume, CloseReason.TAKE_PROFIT_OR_STOP_LOSS);
+        if (position === undefined) continue;
+        // not priced in the account currency yet (a cross pair has not ticked since a restore)
+        if (position.bucket.converter.rates === undefined) deferred.push(id);
+        else this.closePosition(position, position.volume, CloseReason.TAKE_PROFIT_OR_STOP_LOSS);
       }
       for (const id of batch) {
         if (id % 4 !== TriggerKind.ACTIVATION) continue;
@@ -618,33 +625,36 @@ export class TradingEngine {
       for (const id of batch) {
         if (id % 4 !== TriggerKind.ENTRY) continue;
         const order = this.orders.get((id - TriggerKind.ENTRY) / 4);
-        if (order !== undefined) this.fillOrder(order);
+        if (order !== undefined && !this.fillOrder(order)) deferred.push(id);
       }
+    }
+    for (const id of deferred) {
+      const kind = (id % 4) as TTriggerKind;
+      const ticket = (id - kind) / 4;
+      const position = this.positions.get(ticket);
+      if (position !== undefined) {
+        const book =
+          kind === TriggerKind.TAKE_PROFIT ? takeProfitBook(position.side) : stopLossBook(position.side);
+        sym.triggers.add(
+          book,
+          kind === TriggerKind.TAKE_PROFIT ? position.takeProfit! : position.stopLoss!,
+          id,
+        );
+      }
+      const order = this.orders.get(ticket);
+      if (order !== undefined) this.addOrderTrigger(order);
     }
   }
 
   /** Recomputes every position the symbol's quote moves and pushes the deltas into account sums. */
   private revalue(sym: SymbolState): void {
-    const watch = this.watch;
-    for (const bucket of sym.affected) {
-      const positions = bucket.positions;
+    const affected = sym.affected;
+    for (let i = 0; i < affected.length; i++) {
+      const bucket = affected[i]!;
       const rates = bucket.converter.rates;
       const s = bucket.sym;
-      if (positions.length === 0 || rates === undefined || !s.hasQuote) continue;
-      const bid = s.bid;
-      const ask = s.ask;
-      const point = s.terms.point;
-      for (let i = 0; i < positions.length; i++) {
-        const p = positions[i]!;
-        const diff = p.side === 'buy' ? bid - p.openPrice : p.openPrice - ask;
-        const profit = profitMinor(diff, p.volume, point, rates);
-        const delta = profit - p.profit;
-        if (delta !== 0) {
-          p.profit = profit;
-          p.account.floating += delta;
-          watch.mark(p.account);
-        }
-      }
+      if (bucket.store.count === 0 || rates === undefined || !s.hasQuote) continue;
+      bucket.store.revalue(s.bid, s.ask, s.terms.point, rates, this.risk);
     }
   }
 
@@ -653,40 +663,21 @@ export class TradingEngine {
    * need something done are handled in account-id order, so events never depend on index order.
    */
   private checkMargins(): void {
-    const marked = this.watch.marked;
     const acting = this.acting;
     acting.length = 0;
-    for (let i = 0; i < marked.length; i++) {
-      const a = marked[i]!;
-      const state = marginState(this.riskEquity(a), a.margin, a.marginCallBp, a.stopOutBp);
-      if (
-        state === MarginState.STOP_OUT ||
-        (state !== MarginState.OK) !== a.marginCall ||
-        (a.nbp && a.balance < 0 && a.positions.length === 0)
-      )
-        acting.push(a);
-    }
-    if (acting.length === 0) return;
-    const accounts = acting.slice().sort((x, y) => x.id - y.id);
+    if (this.risk.scan(acting) === 0) return;
+    const accounts = acting.map((slot) => this.accountsBySlot[slot]!).sort((x, y) => x.id - y.id);
+    const risk = this.risk;
     for (const account of accounts) {
-      let state = marginState(
-        this.riskEquity(account),
-        account.margin,
-        account.marginCallBp,
-        account.stopOutBp,
-      );
-      if (state === MarginState.STOP_OUT) {
+      const slot = account.slot;
+      let state = risk.state(slot);
+      if (state === MarginState.STOP_OUT && this.fullyPriced(account)) {
         this.stopOut(account);
-        state = marginState(
-          this.riskEquity(account),
-          account.margin,
-          account.marginCallBp,
-          account.stopOutBp,
-        );
+        state = risk.state(slot);
       }
       const inCall = state !== MarginState.OK;
-      if (inCall !== account.marginCall) {
-        account.marginCall = inCall;
+      if (inCall !== (risk.inCall[slot] === 1)) {
+        risk.inCall[slot] = inCall ? 1 : 0;
         this.emit({
           type: 'margin_call',
           accountId: account.id,
@@ -701,6 +692,13 @@ export class TradingEngine {
     }
   }
 
+  /** Whether every position of the account is valued at current quotes (not so right after a restore). */
+  private fullyPriced(account: Account): boolean {
+    for (const p of account.positions)
+      if (!p.sym.hasQuote || p.bucket.converter.rates === undefined) return false;
+    return true;
+  }
+
   /** Closes the biggest loser first until the margin level is back at or above the stop-out level. */
   private stopOut(account: Account): void {
     this.emit({
@@ -709,32 +707,67 @@ export class TradingEngine {
       marginLevelBp: marginLevelBp(this.figures(account)),
       time: this.now,
     });
-    while (
-      account.positions.length > 0 &&
-      marginState(this.riskEquity(account), account.margin, account.marginCallBp, account.stopOutBp) ===
-        MarginState.STOP_OUT
-    ) {
+    while (account.positions.length > 0 && this.risk.state(account.slot) === MarginState.STOP_OUT) {
       let worst = account.positions[0]!;
+      let worstProfit = this.profitOf(worst);
       for (const p of account.positions) {
-        if (p.profit < worst.profit || (p.profit === worst.profit && p.ticket < worst.ticket)) worst = p;
+        const profit = this.profitOf(p);
+        if (profit < worstProfit || (profit === worstProfit && p.ticket < worst.ticket)) {
+          worst = p;
+          worstProfit = profit;
+        }
       }
       this.closePosition(worst, worst.volume, CloseReason.AUTOMATIC);
     }
   }
 
+  /**
+   * Loads the latest raw quote of many symbols at once (after a restore without quotes), revaluing
+   * every position but firing nothing: triggers and margin checks start with the next real tick, so a
+   * half-priced book can never stop an account out.
+   */
+  primeQuotes(quotes: readonly { symbol: string; bid: number; ask: number; time: number }[]): void {
+    for (const q of quotes) {
+      const sym = this.symbols.get(q.symbol);
+      if (sym === undefined || !(q.bid > 0) || !(q.ask >= q.bid)) continue;
+      const { bid, ask } = applyMarkup(q.bid, q.ask, sym.terms.markupPoints);
+      sym.bid = bid;
+      sym.ask = ask;
+      sym.time = q.time;
+      sym.hasQuote = true;
+    }
+    for (const c of this.converters.values()) c.rates = conversionRates(c.path, this.quoteOf);
+    this.risk.begin();
+    for (const bucket of this.buckets.values()) {
+      const rates = bucket.converter.rates;
+      if (rates !== undefined && bucket.sym.hasQuote)
+        bucket.store.revalue(bucket.sym.bid, bucket.sym.ask, bucket.sym.terms.point, rates, this.risk);
+    }
+    this.risk.begin();
+  }
+
   // ---------------------------------------------------------------- commands
+
+  /** The fingerprint a repeated idempotency key is compared with (time and key left out). */
+  fingerprintOf(command: TCommand): string {
+    return fingerprint(command);
+  }
+
+  /** The next ticket and ledger transaction numbers, for persisting alongside the state. */
+  get counters(): { nextTicket: number; nextTxId: number } {
+    return { nextTicket: this.nextTicket, nextTxId: this.nextTxId };
+  }
 
   /** Applies one command. A repeated client key returns the first result and changes nothing. */
   apply(command: TCommand): TApplyResult {
-    const scope = 'accountId' in command ? String(command.accountId) : '*';
-    const key = `${scope}:${command.clientKey}`;
+    const key = idempotencyKeyOf(command);
     const print = fingerprint(command);
     const prior = this.idempotency.get(key);
     if (prior !== undefined)
       return prior.fingerprint === print ? prior.result : { ok: false, error: 'IDEMPOTENCY_CONFLICT' };
     this.now = command.time;
     this.out = null;
-    this.watch.begin();
+    this.risk.begin();
     let ticket: number | null = null;
     const outcome = this.execute(command);
     let result: TApplyResult;
@@ -790,7 +823,7 @@ export class TradingEngine {
           return 'INVALID_AMOUNT';
         account.followEquity = command.followEquity;
         account.strategyEquity = command.strategyEquity;
-        this.watch.mark(account);
+        this.syncRisk(account);
         this.emit({
           type: 'external_equity_changed',
           accountId: account.id,
@@ -809,15 +842,14 @@ export class TradingEngine {
     if (this.accounts.has(c.accountId)) return 'ACCOUNT_EXISTS';
     if (!Number.isSafeInteger(c.initialBalance) || c.initialBalance < 0) return 'INVALID_AMOUNT';
     if (!Number.isSafeInteger(c.leverage) || c.leverage <= 0) return 'INVALID_AMOUNT';
-    const account: Account = {
+    const account = this.registerAccount({
       id: c.accountId,
+      slot: 0,
       type: c.accountType,
       tradeType: c.tradeType,
       currency: c.currency,
       leverage: c.leverage,
       balance: 0,
-      floating: 0,
-      margin: 0,
       followEquity: 0,
       strategyEquity: 0,
       initMoney: c.initialBalance,
@@ -825,7 +857,6 @@ export class TradingEngine {
       totalOut: 0,
       marginCallBp: c.marginCallBp ?? DEFAULT_MARGIN_CALL_BP,
       stopOutBp: c.stopOutBp ?? DEFAULT_STOP_OUT_BP,
-      marginCall: false,
       nbp:
         c.negativeBalanceProtection ??
         (c.accountType === AccountType.REAL || c.accountType === AccountType.EXPERIENCE),
@@ -833,14 +864,24 @@ export class TradingEngine {
       closed: false,
       positions: [],
       orders: new Set(),
-      watchStamp: 0,
-    };
-    this.accounts.set(account.id, account);
+    });
     this.emit({ type: 'account_created', accountId: account.id, time: this.now });
     const counter =
       c.accountType === AccountType.DEMO ? LedgerAccount.BROKER_DEMO_CREDIT : LedgerAccount.EXTERNAL_FUNDING;
     this.post(account, 'initial_balance', c.initialBalance, counter, null);
     return null;
+  }
+
+  /** Gives an account its risk-book slot and indexes it. */
+  private registerAccount(account: Account): Account {
+    const slot = this.risk.addSlot();
+    account.slot = slot;
+    this.accounts.set(account.id, account);
+    this.accountsBySlot[slot] = account;
+    this.risk.marginCallBp[slot] = account.marginCallBp;
+    this.risk.stopOutBp[slot] = account.stopOutBp;
+    this.syncRisk(account);
+    return account;
   }
 
   private symbolFor(symbol: string): SymbolState | TTradingErrorCode {
@@ -937,13 +978,13 @@ export class TradingEngine {
     account: Account,
     costs: { margin: number; commission: number; profit: number },
   ): TTradingErrorCode | null {
-    if (account.marginCall) return 'MARGIN_LEVEL_TOO_LOW';
+    if (this.risk.inCall[account.slot] === 1) return 'MARGIN_LEVEL_TOO_LOW';
     const figures = this.figures(account);
     if (usableMargin(figures) - costs.commission < costs.margin) return 'INSUFFICIENT_MARGIN';
     const equityAfter = this.riskEquity(account) - costs.commission + costs.profit;
     const after = marginState(
       equityAfter,
-      account.margin + costs.margin,
+      this.marginOf(account) + costs.margin,
       account.marginCallBp,
       account.stopOutBp,
     );
@@ -974,20 +1015,13 @@ export class TradingEngine {
       takeProfit,
       stopLoss,
       margin: costs.margin,
-      profit: costs.profit,
       swap: 0,
       commission: 0,
       bucket,
-      bucketIndex: bucket.positions.length,
-      accountIndex: account.positions.length,
+      bucketIndex: 0,
+      accountIndex: 0,
     };
-    bucket.positions.push(position);
-    account.positions.push(position);
-    this.positions.set(ticket, position);
-    account.margin += costs.margin;
-    account.floating += costs.profit;
-    this.addPositionTriggers(position);
-    this.watch.mark(account);
+    this.attachPosition(position, costs.profit);
     this.emit({ type: 'position_opened', position: this.positionView(position), orderId, time: this.now });
     if (costs.commission !== 0) {
       position.commission -= costs.commission;
@@ -1011,7 +1045,7 @@ export class TradingEngine {
       this.stopsAllowed(account, takeProfit, stopLoss, null);
     if (error) return error;
     if (!sym.hasQuote) return 'NO_PRICE';
-    if (account.marginCall) return 'MARGIN_LEVEL_TOO_LOW';
+    if (this.risk.inCall[account.slot] === 1) return 'MARGIN_LEVEL_TOO_LOW';
     const distance = minDistance(sym.terms);
     const priceError =
       validatePendingPrice({
@@ -1264,13 +1298,15 @@ export class TradingEngine {
 
   // ---------------------------------------------------------------- state changes
 
-  private fillOrder(order: Order): void {
+  /** Fills (or refuses and cancels) a triggered order; false when it cannot be priced yet and must wait. */
+  private fillOrder(order: Order): boolean {
     const account = order.account;
     const sym = order.sym;
     const side = sideOfPending(order.type);
     const price = side === 'buy' ? sym.ask : sym.bid;
     this.removeOrderTrigger(order);
     const costs = this.openingCosts(account, sym, side, order.volume, price);
+    if (costs === 'NO_PRICE') return false;
     const refusal: TOrderCancelReason | null =
       account.restrictions.noOpen || !sym.terms.enabled || sym.terms.closeOnly
         ? 'restricted'
@@ -1279,7 +1315,7 @@ export class TradingEngine {
           : null;
     if (refusal !== null || typeof costs === 'string') {
       this.removeOrder(order, refusal ?? 'insufficient_margin');
-      return;
+      return true;
     }
     this.orders.delete(order.ticket);
     account.orders.delete(order);
@@ -1303,6 +1339,30 @@ export class TradingEngine {
       costs,
       order.ticket,
     );
+    return true;
+  }
+
+  /** Indexes a position: its bucket, its account, the risk sums and its take-profit/stop-loss triggers. */
+  private attachPosition(position: Position, profit: number): void {
+    const account = position.account;
+    const slot = account.slot;
+    position.bucketIndex = position.bucket.store.add(
+      position,
+      position.openPrice,
+      position.volume,
+      position.side === 'buy' ? 1 : -1,
+      slot,
+      profit,
+    );
+    position.accountIndex = account.positions.length;
+    account.positions.push(position);
+    this.positions.set(position.ticket, position);
+    const risk = this.risk;
+    risk.margin[slot] = risk.margin[slot]! + position.margin;
+    risk.floating[slot] = risk.floating[slot]! + profit;
+    risk.openPositions[slot] = account.positions.length;
+    this.addPositionTriggers(position);
+    risk.refresh(slot);
   }
 
   private removeOrder(order: Order, reason: TOrderCancelReason): void {
@@ -1334,13 +1394,17 @@ export class TradingEngine {
     const rest = position.volume - volume;
     const restMargin = rest === 0 ? 0 : mulDiv(position.margin, rest, position.volume, 'ceil');
     const restProfit = rest === 0 ? 0 : profitMinor(diff, rest, terms.point, rates);
-    account.margin -= position.margin - restMargin;
-    account.floating += restProfit - position.profit;
+    const risk = this.risk;
+    const store = position.bucket.store;
+    risk.margin[account.slot] = risk.margin[account.slot]! - (position.margin - restMargin);
+    risk.floating[account.slot] =
+      risk.floating[account.slot]! + restProfit - store.profit[position.bucketIndex]!;
     position.margin = restMargin;
-    position.profit = restProfit;
     position.volume = rest;
+    store.profit[position.bucketIndex] = restProfit;
+    store.volume[position.bucketIndex] = rest;
     if (rest === 0) this.detachPosition(position);
-    this.watch.mark(account);
+    risk.refresh(account.slot);
     this.emit({
       type: 'position_closed',
       positionId: position.ticket,
@@ -1370,18 +1434,15 @@ export class TradingEngine {
   private detachPosition(position: Position): void {
     this.removePositionTriggers(position);
     this.positions.delete(position.ticket);
-    const inBucket = position.bucket.positions;
-    const lastInBucket = inBucket.pop()!;
-    if (lastInBucket !== position) {
-      inBucket[position.bucketIndex] = lastInBucket;
-      lastInBucket.bucketIndex = position.bucketIndex;
-    }
+    const moved = position.bucket.store.removeAt(position.bucketIndex);
+    if (moved !== undefined) moved.bucketIndex = position.bucketIndex;
     const inAccount = position.account.positions;
     const lastInAccount = inAccount.pop()!;
     if (lastInAccount !== position) {
       inAccount[position.accountIndex] = lastInAccount;
       lastInAccount.accountIndex = position.accountIndex;
     }
+    this.risk.openPositions[position.account.slot] = inAccount.length;
   }
 
   private addPositionTriggers(p: Position): void {
@@ -1424,7 +1485,7 @@ export class TradingEngine {
   ): void {
     if (amount === 0) return;
     account.balance += amount;
-    this.watch.mark(account);
+    this.syncRisk(account);
     this.emit({
       type: 'ledger',
       txId: this.nextTxId++,
@@ -1466,7 +1527,7 @@ export class TradingEngine {
       const converter = this.converter(sym.terms.profitCurrency, currency);
       if (converter === undefined)
         throw new Error(`no conversion ${sym.terms.profitCurrency} -> ${currency}`);
-      bucket = { sym, converter, positions: [] };
+      bucket = { sym, converter, store: new PositionBucket<Position>() };
       this.buckets.set(key, bucket);
       sym.affected.push(bucket);
       for (const symbol of pathSymbols(converter.path)) {
@@ -1478,29 +1539,54 @@ export class TradingEngine {
     return bucket;
   }
 
-  /** Equity the margin level is measured with: total equity for ours (spec 5), equity for MT. */
+  /**
+   * Refreshes the risk book after a balance or external-equity change: the margin level is measured on
+   * total equity for our accounts (spec 5) and on equity for MT accounts.
+   */
+  private syncRisk(account: Account): void {
+    const slot = account.slot;
+    this.risk.riskBase[slot] = isMetaTrader(account.type)
+      ? account.balance
+      : account.balance + account.followEquity + account.strategyEquity;
+    this.risk.negativeProtected[slot] = account.nbp && account.balance < 0 ? 1 : 0;
+    this.risk.refresh(slot);
+  }
+
   private riskEquity(account: Account): number {
-    const equity = account.balance + account.floating;
-    return isMetaTrader(account.type) ? equity : equity + account.followEquity + account.strategyEquity;
+    return this.risk.riskBase[account.slot]! + this.risk.floating[account.slot]!;
+  }
+
+  private profitOf(position: Position): number {
+    return position.bucket.store.profit[position.bucketIndex]!;
+  }
+
+  private floatingOf(account: Account): number {
+    return this.risk.floating[account.slot]!;
+  }
+
+  private marginOf(account: Account): number {
+    return this.risk.margin[account.slot]!;
   }
 
   private figures(account: Account): TAccountFigures {
-    const equity = account.balance + account.floating;
+    const floating = this.floatingOf(account);
+    const margin = this.marginOf(account);
+    const equity = account.balance + floating;
     return {
       accountType: account.type,
       tradeType: account.tradeType,
       balance: account.balance,
-      totalProfit: account.floating,
-      totalMargin: account.margin,
+      totalProfit: floating,
+      totalMargin: margin,
       followEquity: account.followEquity,
       strategyEquity: account.strategyEquity,
       initMoney: account.initMoney,
       totalInAmount: account.totalIn,
       totalOutAmount: account.totalOut,
       mtEquity: equity,
-      mtMargin: account.margin,
-      mtFreeMargin: equity - account.margin,
-      mtProfit: account.floating,
+      mtMargin: margin,
+      mtFreeMargin: equity - margin,
+      mtProfit: floating,
     };
   }
 
@@ -1517,9 +1603,9 @@ export class TradingEngine {
       currency: a.currency,
       leverage: a.leverage,
       balance: a.balance,
-      equity: a.balance + a.floating,
-      totalProfit: a.floating,
-      margin: a.margin,
+      equity: a.balance + this.floatingOf(a),
+      totalProfit: this.floatingOf(a),
+      margin: this.marginOf(a),
       followEquity: a.followEquity,
       strategyEquity: a.strategyEquity,
       totalEquity: totalEquity(f),
@@ -1531,7 +1617,7 @@ export class TradingEngine {
       totalOutAmount: a.totalOut,
       marginCallBp: a.marginCallBp,
       stopOutBp: a.stopOutBp,
-      marginCall: a.marginCall,
+      marginCall: this.risk.inCall[a.slot] === 1,
       negativeBalanceProtection: a.nbp,
       restrictions: { ...a.restrictions },
       closed: a.closed,
@@ -1565,6 +1651,35 @@ export class TradingEngine {
   }
 
   /** The quote after markup, or undefined before the first tick. */
+  /**
+   * What opening `volume` of `symbol` on `side` would cost now (the order ticket's preview):
+   * margin and commission in the account currency and the fill price, or the reason it would be
+   * refused by the symbol or the quotes. Changes nothing.
+   */
+  previewOpen(
+    accountId: number,
+    symbol: string,
+    side: TSide,
+    volume: number,
+  ): { margin: number; commission: number; price: number } | { error: TTradingErrorCode } {
+    const account = this.accounts.get(accountId);
+    if (account === undefined) return { error: 'ACCOUNT_NOT_FOUND' };
+    const sym = this.symbolFor(symbol);
+    if (typeof sym === 'string') return { error: sym };
+    const volumeError = validateVolume(sym.terms, volume);
+    if (volumeError) return { error: volumeError };
+    if (!sym.hasQuote) return { error: 'NO_PRICE' };
+    const price = side === 'buy' ? sym.ask : sym.bid;
+    const costs = this.openingCosts(account, sym, side, volume, price);
+    if (typeof costs === 'string') return { error: costs };
+    return { margin: costs.margin, commission: costs.commission, price };
+  }
+
+  /** The idempotency fingerprint of a command, as stored with its result. */
+  fingerprintOf(command: TCommand): string {
+    return fingerprint(command);
+  }
+
   quote(symbol: string): { bid: number; ask: number; time: number } | undefined {
     const s = this.symbols.get(symbol);
     return s?.hasQuote ? { bid: s.bid, ask: s.ask, time: s.time } : undefined;
@@ -1593,7 +1708,7 @@ export class TradingEngine {
       takeProfit: p.takeProfit,
       stopLoss: p.stopLoss,
       margin: p.margin,
-      profit: p.profit,
+      profit: this.profitOf(p),
       swap: p.swap,
       commission: p.commission,
     };
@@ -1627,16 +1742,21 @@ export class TradingEngine {
       let floating = 0;
       let margin = 0;
       a.positions.forEach((p, i) => {
-        floating += p.profit;
+        const store = p.bucket.store;
+        floating += this.profitOf(p);
         margin += p.margin;
         if (p.accountIndex !== i) problems.push(`position ${p.ticket} account index`);
-        if (p.bucket.positions[p.bucketIndex] !== p) problems.push(`position ${p.ticket} bucket index`);
+        if (store.items[p.bucketIndex] !== p) problems.push(`position ${p.ticket} bucket index`);
+        if (store.volume[p.bucketIndex] !== p.volume || store.open[p.bucketIndex] !== p.openPrice)
+          problems.push(`position ${p.ticket} store out of step`);
+        if (store.slot[p.bucketIndex] !== a.slot) problems.push(`position ${p.ticket} slot`);
         if (p.margin <= 0) problems.push(`position ${p.ticket} has no margin`);
         const rates = p.bucket.converter.rates;
         if (rates !== undefined && p.sym.hasQuote) {
           const diff = p.side === 'buy' ? p.sym.bid - p.openPrice : p.openPrice - p.sym.ask;
           const profit = profitMinor(diff, p.volume, p.sym.terms.point, rates);
-          if (profit !== p.profit) problems.push(`position ${p.ticket} profit ${p.profit} != ${profit}`);
+          if (profit !== this.profitOf(p))
+            problems.push(`position ${p.ticket} profit ${this.profitOf(p)} != ${profit}`);
         }
         const tp = p.takeProfit !== null;
         const sl = p.stopLoss !== null;
@@ -1646,8 +1766,16 @@ export class TradingEngine {
         if (sl && !this.bookHas(p.sym, stopLossBook(p.side), p.stopLoss!, triggerId(p.ticket, 1)))
           problems.push(`position ${p.ticket} stop-loss missing`);
       });
-      if (floating !== a.floating) problems.push(`account ${a.id} floating ${a.floating} != ${floating}`);
-      if (margin !== a.margin) problems.push(`account ${a.id} margin ${a.margin} != ${margin}`);
+      if (floating !== this.floatingOf(a))
+        problems.push(`account ${a.id} floating ${this.floatingOf(a)} != ${floating}`);
+      if (margin !== this.marginOf(a))
+        problems.push(`account ${a.id} margin ${this.marginOf(a)} != ${margin}`);
+      if (this.risk.openPositions[a.slot] !== a.positions.length)
+        problems.push(`account ${a.id} position count`);
+      const base = isMetaTrader(a.type) ? a.balance : a.balance + a.followEquity + a.strategyEquity;
+      if (this.risk.riskBase[a.slot] !== base) problems.push(`account ${a.id} risk base`);
+      const exact = marginState(base + floating, margin, a.marginCallBp, a.stopOutBp);
+      if (this.risk.state(a.slot) !== exact) problems.push(`account ${a.id} margin floors out of step`);
       for (const o of a.orders) {
         expectedTriggers++;
         const t = this.orderTrigger(o);
@@ -1693,7 +1821,7 @@ export class TradingEngine {
         totalOutAmount: a.totalOut,
         marginCallBp: a.marginCallBp,
         stopOutBp: a.stopOutBp,
-        marginCall: a.marginCall,
+        marginCall: this.risk.inCall[a.slot] === 1,
         negativeBalanceProtection: a.nbp,
         restrictions: { ...a.restrictions },
         closed: a.closed,
@@ -1734,15 +1862,14 @@ export class TradingEngine {
       s.hasQuote = true;
     }
     for (const row of snapshot.accounts) {
-      engine.accounts.set(row.accountId, {
+      const account = engine.registerAccount({
         id: row.accountId,
+        slot: 0,
         type: row.accountType,
         tradeType: row.tradeType,
         currency: row.currency,
         leverage: row.leverage,
         balance: row.balance,
-        floating: 0,
-        margin: 0,
         followEquity: row.followEquity,
         strategyEquity: row.strategyEquity,
         initMoney: row.initMoney,
@@ -1750,14 +1877,13 @@ export class TradingEngine {
         totalOut: row.totalOutAmount,
         marginCallBp: row.marginCallBp,
         stopOutBp: row.stopOutBp,
-        marginCall: row.marginCall,
         nbp: row.negativeBalanceProtection,
         restrictions: { ...row.restrictions },
         closed: row.closed,
         positions: [],
         orders: new Set(),
-        watchStamp: 0,
       });
+      engine.risk.inCall[account.slot] = row.marginCall ? 1 : 0;
     }
     for (const row of snapshot.positions) {
       const account = engine.accounts.get(row.accountId);
@@ -1779,19 +1905,13 @@ export class TradingEngine {
         takeProfit: row.takeProfit,
         stopLoss: row.stopLoss,
         margin: row.margin,
-        profit,
         swap: row.swap,
         commission: row.commission,
         bucket,
-        bucketIndex: bucket.positions.length,
-        accountIndex: account.positions.length,
+        bucketIndex: 0,
+        accountIndex: 0,
       };
-      bucket.positions.push(position);
-      account.positions.push(position);
-      account.margin += position.margin;
-      account.floating += profit;
-      engine.positions.set(position.ticket, position);
-      engine.addPositionTriggers(position);
+      engine.attachPosition(position, profit);
     }
     for (const row of snapshot.orders) {
       const account = engine.accounts.get(row.accountId);

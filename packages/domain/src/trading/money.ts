@@ -39,32 +39,38 @@ function toSafeNumber(value: bigint): number {
 }
 
 /**
- * n / d rounded as asked; n and d integers, d non-zero. Exact: the float quotient is at most one off
- * the true one when |n| + |d| is safe, and the remainder then corrects it.
+ * n / d rounded as asked; n and d integers, d non-zero. Exact: for safe integers `n % d` is exact
+ * (IEEE remainder never rounds) and n - r is a multiple of d, so (n - r) / d is exact too.
  */
 export function divide(n: number, d: number, rounding: TRounding = 'half_up'): number {
   if (d < 0) {
     n = -n;
     d = -d;
   }
-  if (n + d > MAX_SAFE || d - n > MAX_SAFE) return toSafeNumber(bigDivide(BigInt(n), BigInt(d), rounding));
-  let q = Math.floor(n / d);
-  let r = n - q * d;
-  if (r < 0) {
-    q -= 1;
-    r += d;
-  } else if (r >= d) {
-    q += 1;
-    r -= d;
+  if (!isSafe(n) || d > MAX_SAFE) return toSafeNumber(bigDivide(BigInt(n), BigInt(d), rounding));
+  const r = n % d; // has the sign of n
+  const q = (n - r) / d; // truncated toward zero
+  if (r === 0) return q;
+  if (rounding === 'half_up') {
+    if (r > 0) return r + r >= d ? q + 1 : q;
+    return -(r + r) >= d ? q - 1 : q;
   }
-  // now n = q*d + r with 0 <= r < d (floor division)
-  if (r === 0 || rounding === 'floor') return q;
-  if (rounding === 'ceil') return q + 1;
-  // half away from zero: for n >= 0 the tie goes up; for n < 0 the tie goes down (away from zero)
-  const twice = 2 * r;
-  if (twice > d) return q + 1;
-  if (twice < d) return q;
-  return n >= 0 ? q + 1 : q;
+  if (rounding === 'ceil') return r > 0 ? q + 1 : q;
+  return r < 0 ? q - 1 : q;
+}
+
+/** n / d half away from zero for d > 0 and |n| safe: the hot-path form of `divide`. */
+export function divHalfUp(n: number, d: number): number {
+  const r = n % d;
+  const q = (n - r) / d;
+  if (r > 0) return r + r >= d ? q + 1 : q;
+  if (r < 0) return -(r + r) >= d ? q - 1 : q;
+  return q;
+}
+
+/** Whether a product or sum can be trusted as an exact integer. */
+export function isSafeMagnitude(value: number): boolean {
+  return value <= MAX_SAFE && value >= -MAX_SAFE;
 }
 
 /** a x b / d rounded, exact. */

@@ -1,6 +1,6 @@
 /**
  * Trigger books: per symbol, four sorted books of prices that fire when the bid or the ask rises to or
- * falls to them (see `Book` in orders.ts), and the account watch list that limits margin checks to the
+ * falls to them (see `Book` in orders.ts); per account, the stop-out trigger, checked only for the
  * accounts a tick actually moved.
  */
 import { mulDiv } from './money';
@@ -196,31 +196,126 @@ export class SymbolTriggers {
   }
 }
 
-/** An account as the watch list sees it. */
-export interface TWatchedAccount {
-  /** Tick number when it was last marked; the list's dedupe without a Set. */
-  watchStamp: number;
-}
-
 /**
- * Accounts whose equity a tick changed, each once, in the order first marked. The engine marks an
- * account when a position delta moves its running floating profit; only those are margin-checked.
+ * The stop-out trigger of every account, kept as per-slot typed arrays: running floating profit
+ * (summed from position deltas), margin held, the equity base the margin level is measured with
+ * (balance, plus follow and strategy equity for our own accounts), levels and flags.
+ *
+ * Each slot also holds two floors for its floating profit, exact because equity is an integer:
+ * equity x 10^4 < level x margin  <=>  floating < ceil(level x margin / 10^4) - riskBase.
+ * They change only when margin or the base does (a command), so a tick compares a running sum with a
+ * floor and marks the account only when it crosses one; `scan` then confirms the few marked accounts
+ * that need action (stop-out, a margin-call flag to flip, or a negative balance to protect).
  */
-export class AccountWatch<T extends TWatchedAccount> {
+export class AccountRiskBook {
+  size = 0;
+  floating = new Float64Array(64);
+  margin = new Float64Array(64);
+  riskBase = new Float64Array(64);
+  marginCallBp = new Int32Array(64);
+  stopOutBp = new Int32Array(64);
+  /** 1 while the margin-call flag is raised. */
+  inCall = new Uint8Array(64);
+  /** 1 while negative-balance protection applies and the balance is below zero. */
+  negativeProtected = new Uint8Array(64);
+  openPositions = new Int32Array(64);
+  /** Floating profit below which the account is in margin call / stopped out (-Infinity: no margin). */
+  callFloor = new Float64Array(64).fill(Number.NEGATIVE_INFINITY);
+  stopFloor = new Float64Array(64).fill(Number.NEGATIVE_INFINITY);
+  private stamps = new Int32Array(64);
   private stamp = 1;
-  readonly marked: T[] = [];
+  private markedSlots = new Int32Array(64);
+  markedCount = 0;
 
-  /** Starts a new round (a tick or a command) and forgets the previous one. */
-  begin(): void {
-    this.stamp++;
-    this.marked.length = 0;
+  private static grown<A extends Float64Array | Int32Array | Uint8Array>(array: A, capacity: number): A {
+    const next = new (array.constructor as new (n: number) => A)(capacity);
+    next.set(array);
+    return next;
   }
 
-  mark(account: T): void {
-    if (account.watchStamp !== this.stamp) {
-      account.watchStamp = this.stamp;
-      this.marked.push(account);
+  /** A new slot, zeroed; returns its index. */
+  addSlot(): number {
+    if (this.size === this.floating.length) {
+      const capacity = this.size * 2;
+      this.floating = AccountRiskBook.grown(this.floating, capacity);
+      this.margin = AccountRiskBook.grown(this.margin, capacity);
+      this.riskBase = AccountRiskBook.grown(this.riskBase, capacity);
+      this.marginCallBp = AccountRiskBook.grown(this.marginCallBp, capacity);
+      this.stopOutBp = AccountRiskBook.grown(this.stopOutBp, capacity);
+      this.inCall = AccountRiskBook.grown(this.inCall, capacity);
+      this.negativeProtected = AccountRiskBook.grown(this.negativeProtected, capacity);
+      this.openPositions = AccountRiskBook.grown(this.openPositions, capacity);
+      this.callFloor = AccountRiskBook.grown(this.callFloor, capacity);
+      this.callFloor.fill(Number.NEGATIVE_INFINITY, this.size);
+      this.stopFloor = AccountRiskBook.grown(this.stopFloor, capacity);
+      this.stopFloor.fill(Number.NEGATIVE_INFINITY, this.size);
+      this.stamps = AccountRiskBook.grown(this.stamps, capacity);
+      this.markedSlots = AccountRiskBook.grown(this.markedSlots, capacity);
     }
+    return this.size++;
+  }
+
+  /** Starts a new round (a tick or a command): nothing is marked. */
+  begin(): void {
+    this.stamp++;
+    this.markedCount = 0;
+  }
+
+  /** Marks a slot for the margin check of this round, once. */
+  mark(slot: number): void {
+    if (this.stamps[slot] !== this.stamp) {
+      this.stamps[slot] = this.stamp;
+      this.markedSlots[this.markedCount++] = slot;
+    }
+  }
+
+  /**
+   * Recomputes a slot's floors; call after its margin, base or levels change. Marks it, since its
+   * state may have changed.
+   */
+  refresh(slot: number): void {
+    const margin = this.margin[slot]!;
+    if (margin <= 0) {
+      this.callFloor[slot] = Number.NEGATIVE_INFINITY;
+      this.stopFloor[slot] = Number.NEGATIVE_INFINITY;
+    } else {
+      const base = this.riskBase[slot]!;
+      this.callFloor[slot] = mulDiv(this.marginCallBp[slot]!, margin, 10_000, 'ceil') - base;
+      this.stopFloor[slot] = mulDiv(this.stopOutBp[slot]!, margin, 10_000, 'ceil') - base;
+    }
+    this.mark(slot);
+  }
+
+  /** After a floating-profit change: marks the slot only if it crossed a floor. */
+  watch(slot: number): void {
+    const floating = this.floating[slot]!;
+    if (floating < this.callFloor[slot]! !== (this.inCall[slot] === 1) || floating < this.stopFloor[slot]!)
+      this.mark(slot);
+  }
+
+  /** Margin state of a slot, compared exactly through its floors. */
+  state(slot: number): TMarginState {
+    const floating = this.floating[slot]!;
+    if (floating < this.stopFloor[slot]!) return MarginState.STOP_OUT;
+    return floating < this.callFloor[slot]! ? MarginState.MARGIN_CALL : MarginState.OK;
+  }
+
+  /** Appends to `out` the marked slots that need action; returns how many. */
+  scan(out: number[]): number {
+    let found = 0;
+    for (let i = 0; i < this.markedCount; i++) {
+      const slot = this.markedSlots[i]!;
+      const state = this.state(slot);
+      if (
+        state === MarginState.STOP_OUT ||
+        (state !== MarginState.OK ? 1 : 0) !== this.inCall[slot] ||
+        (this.negativeProtected[slot] === 1 && this.openPositions[slot] === 0)
+      ) {
+        out.push(slot);
+        found++;
+      }
+    }
+    return found;
   }
 }
 
