@@ -1,5 +1,6 @@
 import { defaultKlineColor, KlineColor, type TKlineColor } from '@broker/domain/kline-color';
 import { useSyncExternalStore } from 'react';
+import { chosenKlineColor, subscribeAppearance } from './appearance';
 import { readCookie } from './cookies';
 
 type TDecimal = `${number}`;
@@ -95,13 +96,14 @@ export function klineColorFor(cookieSource: string, language: string | undefined
   return defaultKlineColor(countryFromLanguage(language));
 }
 
-const noSubscribe = () => () => undefined;
-
-/** The kline colour in the browser; the server renders green-up and hydration then corrects it. */
+/**
+ * The kline colour in the browser, updated at once when the trader changes it (here or in another
+ * tab); the server renders green-up and hydration then corrects it.
+ */
 export function useKlineColor(): TKlineColor {
   return useSyncExternalStore(
-    noSubscribe,
-    () => klineColorFor(document.cookie, navigator.language),
+    subscribeAppearance,
+    () => chosenKlineColor() ?? klineColorFor(document.cookie, navigator.language),
     () => KlineColor.GREEN_UP,
   );
 }
