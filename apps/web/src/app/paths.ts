@@ -10,6 +10,10 @@ export const PERSONAL_CENTER_SECTIONS = [
 ] as const;
 export type TPersonalCenterSection = (typeof PERSONAL_CENTER_SECTIONS)[number];
 
+/** The tabs of the settings section; the first one is the section's own address. */
+export const SETTINGS_TABS = ['preferences', 'security', 'profile', 'feedback'] as const;
+export type TSettingsTab = (typeof SETTINGS_TABS)[number];
+
 export const paths = {
   home: (lang: string) => `/${lang}`,
   qrcode: (lang: string) => `/${lang}/qrcodePage`,
@@ -23,10 +27,15 @@ export const paths = {
     `/${lang}/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`,
   personalCenter: (lang: string, section: TPersonalCenterSection | 'account/create' | 'account/success') =>
     `/${lang}/personalCenter/${section}`,
+  settings: (lang: string, tab: TSettingsTab = 'preferences') =>
+    `/${lang}/personalCenter/setting${tab === 'preferences' ? '' : `/${tab}`}`,
   error: (lang: string) => `/${lang}/error`,
 };
 
-/** The side-menu entry active for a personal-centre path: account also for its create and success pages. */
+/**
+ * The side-menu entry active for a personal-centre path: the first segment after the centre, so
+ * account stays active for its create and success pages and setting for its tabs.
+ */
 export function activeSection(pathname: string): TPersonalCenterSection | null {
   const match = pathname.match(/\/personalCenter\/([^/?#]+)/);
   const section = match?.[1];

@@ -150,13 +150,40 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'pc.success.title', section: 'account' },
             lazy: lazyPage(() => import('../features/personal-center/AccountSuccessPage')),
           },
-          ...(
-            ['deposit', 'withdrawal', 'history', 'platform', 'setting', 'financial'] as const
-          ).map<RouteObject>((section) => ({
-            path: section,
-            handle: { titleKey: `pc.menu.${section}`, section },
-            lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
-          })),
+          {
+            path: 'setting',
+            handle: { titleKey: 'pc.menu.setting', section: 'setting' },
+            lazy: lazyPage(() => import('../features/settings/SettingsLayout')),
+            children: [
+              {
+                index: true,
+                handle: { titleKey: 'settings.tabs.preferences' },
+                lazy: lazyPage(() => import('../features/settings/PreferencesTab')),
+              },
+              {
+                path: 'security',
+                handle: { titleKey: 'settings.tabs.security' },
+                lazy: lazyPage(() => import('../features/settings/SecurityTab')),
+              },
+              {
+                path: 'profile',
+                handle: { titleKey: 'settings.tabs.profile' },
+                lazy: lazyPage(() => import('../features/settings/ProfileTab')),
+              },
+              {
+                path: 'feedback',
+                handle: { titleKey: 'settings.tabs.feedback' },
+                lazy: lazyPage(() => import('../features/settings/FeedbackTab')),
+              },
+            ],
+          },
+          ...(['deposit', 'withdrawal', 'history', 'platform', 'financial'] as const).map<RouteObject>(
+            (section) => ({
+              path: section,
+              handle: { titleKey: `pc.menu.${section}`, section },
+              lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
+            }),
+          ),
           { path: '*', loader: notFound, element: null },
         ],
       },
