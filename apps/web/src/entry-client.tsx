@@ -5,6 +5,7 @@ import './styles/site.css';
 // server-rendered markup is styled before the route's chunk has loaded.
 import './features/markets/markets.css';
 import './features/converter/converter.css';
+import './features/profile/profile.css';
 import './features/settings/settings.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';

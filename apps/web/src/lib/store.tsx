@@ -6,6 +6,8 @@ interface TShellState {
   device: 'mobile' | 'desktop';
   downloadPrompt: boolean;
   setDownloadPrompt(value: boolean): void;
+  /** Shows a new display name (the trader changed their nick) without a reload. */
+  rename(name: string): void;
   clear(): void;
 }
 
@@ -28,6 +30,7 @@ export function ShellProvider({
       device,
       downloadPrompt,
       setDownloadPrompt,
+      rename: (name) => setUser((current) => (current ? { ...current, name } : current)),
       clear: () => {
         setUser(null);
         setDownloadPrompt(false);
