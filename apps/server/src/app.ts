@@ -29,6 +29,8 @@ import { loadVapidKeys } from './modules/notify/push';
 import { SandboxSmsProvider } from './modules/notify/sms';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
+import { EngineHost } from './modules/trading/engine-host';
+import { TradingService } from './modules/trading/trading-service';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
 
 /** A random secret kept in DATA_DIR (mode 600), made on first use. */
@@ -79,6 +81,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
   const mailCatcher = config.SMTP_URL ? null : new MailCatcher();
   const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
+  const engine = new EngineHost(database.db, market);
   const oidcSandbox = config.OIDC_SANDBOX_PORT === 'off' ? null : new OidcSandbox();
   if (oidcSandbox) await oidcSandbox.start(config.OIDC_SANDBOX_PORT as number);
   const mailer = new SmtpMailer(config.SMTP_URL ?? `smtp://127.0.0.1:${catcherPort}`, config.MAIL_FROM);
@@ -93,6 +96,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     sms: new SandboxSmsProvider(database.db),
     mailCatcher,
     oidcSandbox,
+    engine,
+    trading: new TradingService(engine),
     vapid: loadVapidKeys(config.DATA_DIR, {
       publicKey: config.VAPID_PUBLIC_KEY,
       privateKey: config.VAPID_PRIVATE_KEY,
@@ -171,6 +176,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   registerUploads(app, services);
   if (mailCatcher) registerDevMailbox(app, services);
   market.start();
+  await engine.start();
   const stream = new MarketStream(market);
   app.server.on('upgrade', (request, socket, head) => {
     if (!stream.handleUpgrade(request, socket, head)) socket.destroy();
@@ -213,6 +219,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       stream.close();
       await app.close();
       await market.stop();
+      await engine.stop();
       mailer.close();
       await mailCatcher?.stop();
       await oidcSandbox?.stop();

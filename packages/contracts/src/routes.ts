@@ -1,31 +1,10 @@
 import { checkPassword } from '@broker/domain/identity/credentials';
 import { z } from 'zod';
+import { define, empty, type TRouteDefinition } from './route-kit';
 import { ROUTE_PATHS } from './route-paths';
+import { tradingRoutes } from './trading-routes';
 
-/**
- * Who may call a route: anyone, a signed-in trader, or a signed-in back-office staff member
- * holding the named permission.
- */
-export type TRouteAccess =
-  | { kind: 'public' }
-  | { kind: 'user' }
-  | { kind: 'staff'; permission: string | null };
-
-export interface TRouteDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** The short route name used in the `Routes` header. */
-  name: string;
-  /** The `/api/v1/...` path. */
-  path: string;
-  access: TRouteAccess;
-  input: I;
-  output: O;
-  /** True for calls that change state; they need the CSRF token when made with a cookie session. */
-  mutates: boolean;
-  summary: string;
-}
-
-const define = <I extends z.ZodType, O extends z.ZodType>(route: TRouteDefinition<I, O>) => route;
-const empty = z.object({}).passthrough();
+export type { TRouteAccess, TRouteDefinition } from './route-kit';
 
 export const ZCountryEntry = z.object({
   countryCode: z.string(),
@@ -210,6 +189,7 @@ const ZFileId = z.string().uuid();
 const ZFingerKey = z.string().trim().min(8).max(128);
 
 export const routeCatalogue = {
+  ...tradingRoutes,
   countrylist: define({
     name: 'countrylist',
     path: ROUTE_PATHS.countrylist,

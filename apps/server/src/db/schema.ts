@@ -284,7 +284,118 @@ export interface SessionHandoffsTable {
   created_at: Timestamp;
 }
 
+type BigintColumn = ColumnType<string | number, number | string, number | string>;
+type NullableBigint = ColumnType<string | number | null, number | string | null, number | string | null>;
+export interface TradingAccountsTable {
+  id: BigintColumn;
+  tenant_id: string;
+  user_id: string;
+  account_type: number;
+  trade_type: number;
+  currency: string;
+  leverage: number;
+  balance: BigintColumn;
+  follow_equity: BigintColumn;
+  strategy_equity: BigintColumn;
+  init_money: BigintColumn;
+  total_in: BigintColumn;
+  total_out: BigintColumn;
+  margin_call_bp: number;
+  stop_out_bp: number;
+  margin_call: boolean;
+  negative_balance_protection: boolean;
+  restrictions: ColumnType<unknown, string, string>;
+  closed: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface PositionsTable {
+  id: BigintColumn;
+  account_id: BigintColumn;
+  symbol: string;
+  side: 'buy' | 'sell';
+  volume: number;
+  open_price: BigintColumn;
+  open_time: BigintColumn;
+  take_profit: NullableBigint;
+  stop_loss: NullableBigint;
+  margin: BigintColumn;
+  swap: BigintColumn;
+  commission: BigintColumn;
+}
+export interface PendingOrdersTable {
+  id: BigintColumn;
+  account_id: BigintColumn;
+  symbol: string;
+  order_type: string;
+  volume: number;
+  price: BigintColumn;
+  limit_price: NullableBigint;
+  activated: boolean;
+  take_profit: NullableBigint;
+  stop_loss: NullableBigint;
+  placed_time: BigintColumn;
+}
+export interface DealsTable {
+  id: Generated<string>;
+  position_id: BigintColumn;
+  account_id: BigintColumn;
+  symbol: string;
+  side: string;
+  volume: number;
+  open_price: BigintColumn;
+  close_price: BigintColumn;
+  open_time: BigintColumn;
+  close_time: BigintColumn;
+  profit: BigintColumn;
+  swap: BigintColumn;
+  commission: BigintColumn;
+  reason: number;
+}
+export interface OrderHistoryTable {
+  id: BigintColumn;
+  account_id: BigintColumn;
+  symbol: string;
+  order_type: string;
+  volume: number;
+  price: BigintColumn;
+  limit_price: NullableBigint;
+  take_profit: NullableBigint;
+  stop_loss: NullableBigint;
+  placed_time: BigintColumn;
+  done_time: BigintColumn;
+  status: 'filled' | 'cancelled';
+  cancel_reason: string | null;
+  position_id: NullableBigint;
+  fill_price: NullableBigint;
+}
+export interface LedgerEntriesTable {
+  id: Generated<string>;
+  tx_id: BigintColumn;
+  account_id: BigintColumn;
+  ledger_account: string;
+  amount: BigintColumn;
+  kind: string;
+  currency: string;
+  position_id: NullableBigint;
+  balance_after: BigintColumn;
+  created_at: BigintColumn;
+}
+export interface EngineIdempotencyTable {
+  key: string;
+  fingerprint: string;
+  result: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
 export interface TDatabaseSchema {
+  trading_accounts: TradingAccountsTable;
+  positions: PositionsTable;
+  pending_orders: PendingOrdersTable;
+  deals: DealsTable;
+  order_history: OrderHistoryTable;
+  ledger_entries: LedgerEntriesTable;
+  engine_idempotency: EngineIdempotencyTable;
   session_handoffs: SessionHandoffsTable;
   stored_files: StoredFilesTable;
   feedback: FeedbackTable;

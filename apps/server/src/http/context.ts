@@ -12,6 +12,8 @@ import type { TMailer } from '../modules/notify/mailer';
 import type { TVapidKeys } from '../modules/notify/push';
 import type { TSmsProvider } from '../modules/notify/sms';
 import type { TTenant } from '../modules/tenancy/tenancy';
+import type { EngineHost } from '../modules/trading/engine-host';
+import type { TradingService } from '../modules/trading/trading-service';
 import type { TRateLimiter } from '../rate-limit';
 
 /** What the server's parts share; built once at start. */
@@ -30,6 +32,9 @@ export interface TServices {
   /** The built-in OpenID Connect provider for trying third-party sign-in, unless turned off. */
   oidcSandbox: OidcSandbox | null;
   vapid: TVapidKeys;
+  /** The trading engine (single writer, durable before acknowledged) and the calls built on it. */
+  engine: EngineHost;
+  trading: TradingService;
   resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
   redisStatus(): Promise<'ok' | 'down' | 'absent'>;
 }

@@ -7,6 +7,7 @@ import { requestLocale } from '../i18n';
 import { findBearer, type TBearer } from '../modules/identity/oauth';
 import { findSession, type TSession } from '../modules/identity/sessions';
 import { staffProfile } from '../modules/identity/staff';
+import { verifyTradeToken } from '../modules/identity/trade-token';
 import type { TTenant } from '../modules/tenancy/tenancy';
 import { COOKIE, type TCallContext, type TServices } from './context';
 import { sendData, sendError } from './envelope';
@@ -98,6 +99,13 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
         if (!staff) throw new AppError(AppErrorCode.TOKEN_INVALID);
         if (access.permission && !staff.permissions.includes(access.permission))
           throw new AppError(AppErrorCode.FORBIDDEN);
+      }
+      if (route.trade && userSession) {
+        await verifyTradeToken({
+          secret: services.appSecret,
+          token: headerValue(request, 'tradetoken') ?? '',
+          session: userSession,
+        });
       }
       const sessionInUse =
         access.kind === 'staff' || route.path.startsWith('/api/v1/admin/') ? staffSession : userSession;

@@ -1675,11 +1675,6 @@ export class TradingEngine {
     return { margin: costs.margin, commission: costs.commission, price };
   }
 
-  /** The idempotency fingerprint of a command, as stored with its result. */
-  fingerprintOf(command: TCommand): string {
-    return fingerprint(command);
-  }
-
   quote(symbol: string): { bid: number; ask: number; time: number } | undefined {
     const s = this.symbols.get(symbol);
     return s?.hasQuote ? { bid: s.bid, ask: s.ask, time: s.time } : undefined;

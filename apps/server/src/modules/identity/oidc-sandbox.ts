@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
@@ -87,6 +87,19 @@ export class OidcSandbox {
       pkce: { required: () => true },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       cookies: { keys: [randomBytes(24).toString('base64url')] },
+      // A signing key of its own for this run (ID tokens are RS256).
+      jwks: {
+        keys: [
+          {
+            ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+              format: 'jwk',
+            }) as object),
+            kid: 'sandbox',
+            use: 'sig',
+            alg: 'RS256',
+          } as never,
+        ],
+      },
       features: { devInteractions: { enabled: true } },
       findAccount: async (_ctx, sub) => ({
         accountId: sub,

@@ -58,6 +58,7 @@ export class MarketService {
   private readonly filter: OffMarketFilter;
   private readonly dirty = new Map<string, TCandleUpdate>();
   private readonly listeners = new Set<(event: TMarketEvent) => void>();
+  private readonly tickListeners = new Set<(tick: TTick) => void>();
   private readonly historyCache = new Map<string, TCandle[]>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -108,6 +109,17 @@ export class MarketService {
     if (this.flushTimer) clearInterval(this.flushTimer);
     await this.flushing;
     await this.flush();
+  }
+
+  /** Every tick that passed the off-market filter, with integer prices (the trading engine's input). */
+  onAcceptedTick(listener: (tick: TTick) => void): () => void {
+    this.tickListeners.add(listener);
+    return () => this.tickListeners.delete(listener);
+  }
+
+  /** The latest accepted tick of every symbol that has one. */
+  lastTicks(): TTick[] {
+    return [...this.states.values()].flatMap((s) => (s.last ? [s.last] : []));
   }
 
   subscribe(listener: (event: TMarketEvent) => void): () => void {
@@ -163,6 +175,7 @@ export class MarketService {
     }
     const dayAfter = this.aggregator.currentCandle(tick.symbol, 'D1');
     if (dayBefore && dayAfter && dayAfter.time !== dayBefore.time) state.previousClose = dayBefore.close;
+    for (const listener of this.tickListeners) listener(tick);
     const quote = this.quote(tick.symbol);
     if (quote) this.emit({ type: 'quote', quote });
   }

@@ -1,0 +1,253 @@
+import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import {
+  type TApplyResult,
+  type TCommand,
+  type TEngineConfig,
+  type TEngineEvent,
+  TradingEngine,
+} from '@broker/domain/trading/engine-core';
+import { compileInstrument } from '@broker/domain/trading/instrument-terms';
+import { sql } from 'kysely';
+import type { TDb } from '../../db/database';
+import type { TTick } from '../market/feed/types';
+import type { MarketService } from '../market/market-service';
+import {
+  captureStates,
+  loadSnapshot,
+  persistBatch,
+  type TAccountOwner,
+  type TBatchItem,
+} from './persistence';
+
+/** Most items written by one transaction; more wait for the next one. */
+const MAX_BATCH = 512;
+
+interface TWaiter {
+  item: TBatchItem;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export type TEngineListener = (events: readonly TEngineEvent[]) => void;
+
+/** Same key as the engine's own idempotency scope: per account, or engine-wide. */
+export const idempotencyKey = (command: TCommand) =>
+  `${'accountId' in command ? String(command.accountId) : '*'}:${command.clientKey}`;
+
+/**
+ * The trading engine in the server: the single writer (one JavaScript thread applies every command
+ * and tick to the in-memory core), durable before acknowledged (a command's promise resolves only
+ * after the transaction holding its effects commits), with group commit (commands that arrive
+ * while a transaction is in flight are written together by the next one). If a commit fails, every
+ * waiting command is refused and the engine is rebuilt from the database, so memory never keeps
+ * what the database does not have.
+ */
+export class EngineHost {
+  private engine: TradingEngine;
+  private readonly waiting: TWaiter[] = [];
+  private flushing: Promise<void> | null = null;
+  /** Results by idempotency key, including those still being committed. */
+  private readonly results = new Map<string, Promise<TApplyResult>>();
+  private readonly listeners = new Set<TEngineListener>();
+  private unsubscribe: (() => void) | null = null;
+  private readonly config: TEngineConfig;
+  private readonly digitsBySymbol = new Map<string, number>();
+  /** Owner of every account, kept in memory so trading calls need no database read. */
+  private readonly owners = new Map<number, { tenantId: string; userId: string; createdAt: string }>();
+  private readonly byUser = new Map<string, number[]>();
+  /** Account-creation idempotency: client key to the account it made. */
+  private readonly createdByKey = new Map<string, number>();
+  readonly stats = { batches: 0, items: 0, largestBatch: 0, tickEvents: 0, failures: 0 };
+
+  constructor(
+    private readonly db: TDb,
+    private readonly market: MarketService | null,
+    config?: TEngineConfig,
+  ) {
+    this.config = config ?? { instruments: DEFAULT_INSTRUMENTS.map((spec) => compileInstrument(spec)) };
+    this.engine = new TradingEngine(this.config);
+    for (const terms of this.config.instruments) this.digitsBySymbol.set(terms.symbol, terms.digits);
+  }
+
+  digits(symbol: string): number | undefined {
+    return this.digitsBySymbol.get(symbol);
+  }
+
+  ownerOf(accountId: number) {
+    return this.owners.get(accountId);
+  }
+
+  accountsOf(tenantId: string, userId: string): number[] {
+    return this.byUser.get(`${tenantId}|${userId}`) ?? [];
+  }
+
+  accountForKey(clientKey: string): number | undefined {
+    return this.createdByKey.get(clientKey);
+  }
+
+  /** True when the command's idempotency key was seen (its result is known or being committed). */
+  knows(command: TCommand): boolean {
+    return this.results.has(idempotencyKey(command));
+  }
+
+  async nextAccountId(): Promise<number> {
+    const { rows } = await sql<{ id: string }>`select nextval('trading_account_ids') as id`.execute(this.db);
+    return Number(rows[0]?.id);
+  }
+
+  private addOwner(accountId: number, owner: { tenantId: string; userId: string; createdAt: string }) {
+    this.owners.set(accountId, owner);
+    const key = `${owner.tenantId}|${owner.userId}`;
+    const list = this.byUser.get(key) ?? [];
+    if (!list.includes(accountId)) list.push(accountId);
+    this.byUser.set(key, list);
+  }
+
+  /** Loads the durable state and starts following the price feed. */
+  async start(): Promise<void> {
+    await this.reload();
+    if (this.market) this.unsubscribe = this.market.onAcceptedTick((tick) => this.onTick(tick));
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.idle();
+  }
+
+  /** Waits until everything accepted so far is committed. */
+  async idle(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async reload() {
+    const snapshot = await loadSnapshot(this.db);
+    this.engine = TradingEngine.restore(snapshot, this.config);
+    this.results.clear();
+    this.createdByKey.clear();
+    for (const entry of snapshot.idempotency) {
+      this.results.set(entry.key, Promise.resolve(entry.result));
+      const created = /^(\d+):(create:.+)$/.exec(entry.key);
+      if (created) this.createdByKey.set(created[2] as string, Number(created[1]));
+    }
+    this.owners.clear();
+    this.byUser.clear();
+    const owners = await this.db
+      .selectFrom('trading_accounts')
+      .select(['id', 'tenant_id', 'user_id', 'created_at'])
+      .orderBy('id')
+      .execute();
+    for (const o of owners)
+      this.addOwner(Number(o.id), {
+        tenantId: o.tenant_id,
+        userId: o.user_id,
+        createdAt: new Date(o.created_at).toISOString(),
+      });
+    // Quotes are not stored: take the feed's latest ones (the engine revalues on each).
+    if (this.market)
+      for (const tick of this.market.lastTicks())
+        this.engine.onTick(tick.symbol, tick.bid, tick.ask, tick.time);
+  }
+
+  /** The in-memory core, for reads (views, quotes). Never apply commands to it directly. */
+  get core(): TradingEngine {
+    return this.engine;
+  }
+
+  onEvents(listener: TEngineListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Applies a command and answers once its effects are committed. A repeated idempotency key
+   * answers the first result (after its commit), without applying anything again.
+   */
+  submit(command: TCommand, owner?: TAccountOwner): Promise<TApplyResult> {
+    const key = idempotencyKey(command);
+    const known = this.results.get(key);
+    if (known) {
+      // The engine answers a repeat from its own record: the first result, or a conflict when the
+      // key came back with a different command.
+      const again = this.engine.apply(command);
+      return !again.ok && again.error === 'IDEMPOTENCY_CONFLICT' ? Promise.resolve(again) : known;
+    }
+    const result = this.engine.apply(command);
+    if (!result.ok) return Promise.resolve(result);
+    if (owner) {
+      this.addOwner(owner.accountId, { ...owner, createdAt: new Date(command.time).toISOString() });
+      this.createdByKey.set(command.clientKey, owner.accountId);
+    }
+    const item: TBatchItem = {
+      events: result.events,
+      states: captureStates(this.engine, result.events),
+      ...(owner ? { owner } : {}),
+      idempotency: { key, fingerprint: this.engine.fingerprintOf(command), result },
+    };
+    const done = this.enqueue(item).then(() => {
+      this.publish(result.events);
+      return result;
+    });
+    this.results.set(key, done);
+    done.catch(() => this.results.delete(key));
+    return done;
+  }
+
+  /** Feeds one accepted tick; fired triggers, margin calls and stop-outs are written like commands. */
+  onTick(tick: TTick) {
+    const events = this.engine.onTick(tick.symbol, tick.bid, tick.ask, tick.time);
+    if (events.length === 0) return;
+    this.stats.tickEvents += events.length;
+    const item: TBatchItem = { events, states: captureStates(this.engine, events) };
+    this.enqueue(item).then(
+      () => this.publish(events),
+      () => undefined,
+    );
+  }
+
+  private publish(events: readonly TEngineEvent[]) {
+    for (const listener of this.listeners) {
+      try {
+        listener(events);
+      } catch {
+        // a listener's failure never reaches the engine
+      }
+    }
+  }
+
+  private enqueue(item: TBatchItem): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.flushing ??= this.flushLoop().finally(() => {
+        this.flushing = null;
+      });
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    // Let the commands of this turn of the event loop join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      try {
+        await persistBatch(
+          this.db,
+          batch.map((w) => w.item),
+        );
+        this.stats.batches++;
+        this.stats.items += batch.length;
+        this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        this.stats.failures++;
+        const refused = [...batch, ...this.waiting.splice(0)];
+        const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
+        for (const w of refused) w.reject(failure);
+        // Memory ran ahead of the database: go back to what is committed.
+        await this.reload().catch(() => undefined);
+        void error;
+      }
+    }
+  }
+}

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineHost } from '../../src/modules/trading/engine-host';
+import { startTestServer, type TTestServer } from '../helpers';
+import { Trader } from '../trader';
+
+let server: TTestServer;
+let time = Date.now();
+/** Pushes a BTCUSDT quote (2 digits) through the market service, as the feed would. */
+function tick(bid: number, ask = bid + 25) {
+  time += 1000;
+  server.app.services.market.onTick({
+    symbol: 'BTCUSDT',
+    time,
+    bid: Math.round(bid * 100),
+    ask: Math.round(ask * 100),
+  });
+}
+
+beforeAll(async () => {
+  // Crypto trades every day, so the test does not depend on the weekday; prices come from the test.
+  server = await startTestServer({ FEED: 'off' });
+  tick(67000);
+});
+afterAll(() => server.close());
+
+describe('trading through the API', () => {
+  it('opens a demo account, trades, fills, closes and finds it all in history', async () => {
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const list = (await trader.call('/api/v1/account/list')).body.data;
+    expect(list[0]).toMatchObject({
+      account_id: accountId,
+      account_type: 1,
+      trade_type: 2,
+      is_abnormal: 0,
+      equity: '100000.00',
+      currency: 'USD',
+      currency_symbol: '$',
+    });
+
+    const buy = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
+    expect(buy.body.success, buy.body.message).toBe(true);
+    const positionId = buy.body.data.ticket;
+    let positions = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data;
+    // Bought at the ask 67025.00; BTCUSDT's own leverage (10) caps the account's 100.
+    expect(positions[0]).toMatchObject({
+      order_id: positionId,
+      side: 'buy',
+      volume: '0.10',
+      open_price: '67025.00',
+      margin: '670.25',
+    });
+    expect(positions[0].profit).toBe('-2.50');
+
+    tick(67500);
+    positions = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data;
+    expect(positions[0].profit).toBe('47.50');
+    const info = (await trader.call('/api/v1/account/info', { account_id: accountId })).body.data;
+    expect(info).toMatchObject({ balance: '100000.00', equity: '100047.50', margin: '670.25' });
+
+    const modified = await trader.call('/api/v1/order/positionmodify', {
+      account_id: accountId,
+      order_id: positionId,
+      take_profit: '68000.00',
+      stop_loss: '66000.00',
+      idempotencyKey: 'modify-0001',
+    });
+    expect(modified.body.success, modified.body.message).toBe(true);
+    const wrongSide = await trader.call('/api/v1/order/positionmodify', {
+      account_id: accountId,
+      order_id: positionId,
+      take_profit: '60000.00',
+      idempotencyKey: 'modify-0002',
+    });
+    expect(wrongSide.body.errorCode).toBe(-3012);
+
+    const limit = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'limit',
+      volume: '0.05',
+      price: '66500.00',
+    });
+    expect(limit.body.success, limit.body.message).toBe(true);
+    expect(limit.body.data.kind).toBe('order');
+    expect((await trader.call('/api/v1/order/pending', { account_id: accountId })).body.data).toHaveLength(1);
+
+    tick(67000);
+    tick(66470); // ask 66495 reaches the buy limit at 66500
+    expect((await trader.call('/api/v1/order/pending', { account_id: accountId })).body.data).toHaveLength(0);
+    await server.app.services.engine.idle();
+    positions = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data;
+    expect(positions).toHaveLength(2);
+
+    // Steps under the off-market filter's limit (25 spreads) so no tick is dropped.
+    tick(67000);
+    tick(67500);
+    tick(68010); // bid reaches the first position's take-profit
+    await server.app.services.engine.idle();
+    positions = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data;
+    expect(positions).toHaveLength(1);
+    const second = positions[0];
+    const close = await trader.call('/api/v1/order/close', {
+      account_id: accountId,
+      order_id: second.order_id,
+      idempotencyKey: 'close-0001',
+    });
+    expect(close.body.data.closed).toBe(1);
+
+    const deals = (await trader.call('/api/v1/order/history', { account_id: accountId })).body.data;
+    expect(deals.total).toBe(2);
+    const byReason = Object.fromEntries(
+      deals.items.map((d: { close_reason: number }) => [d.close_reason, d]),
+    );
+    expect(byReason[3]).toMatchObject({
+      position_id: positionId,
+      close_price: '68010.00',
+      open_price: '67025.00',
+      profit: '98.50',
+    });
+    expect(byReason[1]).toMatchObject({ open_price: '66495.00', close_price: '68010.00', volume: '0.05' });
+    const orders = (await trader.call('/api/v1/order/orderhistory', { account_id: accountId })).body.data;
+    expect(orders.items[0]).toMatchObject({ status: 'filled', type: 'buy_limit', fill_price: '66495.00' });
+
+    // Every ledger transaction balances, and the stored balance is the sum of the trader's postings.
+    const db = server.app.services.database.db;
+    const entries = await db
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .execute();
+    const byTx = new Map<string, number>();
+    for (const e of entries) byTx.set(String(e.tx_id), (byTx.get(String(e.tx_id)) ?? 0) + Number(e.amount));
+    expect([...byTx.values()].every((sum) => sum === 0)).toBe(true);
+    const traderSum = entries
+      .filter((e) => e.ledger_account === `trader:${accountId}`)
+      .reduce((sum, e) => sum + Number(e.amount), 0);
+    const stored = await db
+      .selectFrom('trading_accounts')
+      .select('balance')
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.balance)).toBe(traderSum);
+    expect(Number(stored.balance)).toBe(10_000_000 + 9850 + (68010 - 66495) * 5);
+
+    // A second engine built from the database alone has the same state.
+    const rebuilt = new EngineHost(db, null);
+    await rebuilt.start();
+    expect(rebuilt.core.account(accountId)?.balance).toBe(
+      server.app.services.engine.core.account(accountId)?.balance,
+    );
+    expect(rebuilt.core.positionsOf(accountId)).toHaveLength(0);
+  });
+
+  it('answers a repeated idempotency key with the first result, and refuses bad signatures and replayed nonces', async () => {
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const signed = trader.sign({ volume: '0.01', side: 'buy', accountId, leverage: 100, symbol: 'BTCUSDT' });
+    const body = {
+      account_id: accountId,
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'market',
+      volume: '0.01',
+      idempotencyKey: 'same-key-0001',
+      ...signed,
+    };
+    const [a, b] = await Promise.all([
+      trader.call('/api/v1/order/send', body),
+      trader.call('/api/v1/order/send', body),
+    ]);
+    expect(a.body.success, a.body.message).toBe(true);
+    expect(b.body.data.ticket).toBe(a.body.data.ticket);
+    expect((await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data).toHaveLength(
+      1,
+    );
+    // The same nonce with a new key is a replay.
+    const replay = await trader.call('/api/v1/order/send', { ...body, idempotencyKey: 'same-key-0002' });
+    expect(replay.body.errorCode).toBe(-3014);
+    const forged = await trader.call('/api/v1/order/send', {
+      ...body,
+      volume: '0.02',
+      idempotencyKey: 'same-key-0003',
+      ...trader.sign({ volume: '0.01', side: 'buy', accountId, leverage: 100, symbol: 'BTCUSDT' }),
+    });
+    expect(forged.body.errorCode).toBe(-3014);
+    const changed = await trader.call('/api/v1/order/send', { ...body, volume: '0.03' });
+    expect(changed.body.errorCode).toBe(-3013);
+  });
+
+  it('needs the trade token, keeps accounts private, and checks volume and margin', async () => {
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const signed = trader.sign({ volume: '0.01', side: 'buy', accountId, leverage: 100, symbol: 'BTCUSDT' });
+    const noToken = await trader.api.post(
+      '/api/v1/order/send',
+      {
+        account_id: accountId,
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        type: 'market',
+        volume: '0.01',
+        idempotencyKey: 'k-00000001',
+        ...signed,
+      },
+      { 'x-csrf-token': trader.api.cookies.get('csrf') ?? '' },
+    );
+    expect(noToken.body.errorCode).toBe(-1001);
+
+    const stranger = await registerAndSignIn();
+    const peek = await stranger.call('/api/v1/account/info', { account_id: accountId });
+    expect(peek.body.errorCode).toBe(-3006);
+
+    expect(
+      (await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.015' })).body.errorCode,
+    ).toBe(-9001);
+    expect(
+      (await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '60' })).body.errorCode,
+    ).toBe(-3010);
+    // 100,000 USD at 1:10 holds about 14.9 BTC: 20 BTC needs more margin than there is.
+    expect(
+      (await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '20' })).body.errorCode,
+    ).toBe(-2001);
+    const preview = (
+      await trader.call('/api/v1/order/margin', {
+        account_id: accountId,
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        volume: '1',
+      })
+    ).body.data;
+    expect(preview).toMatchObject({ currency: 'USD', usable_margin: '100000.00' });
+    expect(Number(preview.margin)).toBeGreaterThan(6000);
+  });
+});
+
+async function registerAndSignIn(): Promise<Trader> {
+  const email = `stranger.${Date.now()}@example.com`;
+  // Registered directly in the database: this test is about account privacy, not registration.
+  const { hashPassword } = await import('../../src/modules/identity/passwords');
+  const tenant = await server.app.services.database.db
+    .selectFrom('tenants')
+    .select('id')
+    .where('is_default', '=', true)
+    .executeTakeFirstOrThrow();
+  await server.app.services.database.db
+    .insertInto('users')
+    .values({
+      id: crypto.randomUUID(),
+      tenant_id: tenant.id,
+      email,
+      password_hash: await hashPassword('Stranger2026!'),
+      display_name: 'Stranger',
+      country_code: null,
+      locked_until: null,
+    })
+    .execute();
+  return Trader.signIn(server.baseUrl, email, 'Stranger2026!');
+}
