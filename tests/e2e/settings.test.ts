@@ -108,6 +108,8 @@ const totpCode = (secret: string) =>
 describe('settings in the browser', () => {
   it('switches the whole page to the white theme at once, and the choice survives a reload', async () => {
     const { context, page } = await signedInPage(await registerTrader());
+    const otherTab = await context.newPage();
+    await otherTab.goto(`${server.baseUrl}/en/personalCenter/account`);
     await openPreferences(page);
     expect(await page.getAttribute('html', 'data-theme')).toBe('navy');
     const navy = await bodyBackground(page);
@@ -131,6 +133,8 @@ describe('settings in the browser', () => {
     release();
     await waitSaved(page);
     await page.unroute('**/savesettings');
+    // Another open tab of the portal follows once the choice is saved.
+    await eventually(() => otherTab.getAttribute('html', 'data-theme')).toBe('white');
 
     const response = await page.reload();
     expect(await response!.text()).toContain('data-theme="white"');

@@ -43,11 +43,13 @@ function apply(appearance: Partial<TAppearance>) {
 
 /** Other tabs of this browser apply a saved change as it happens. */
 function connect(): BroadcastChannel | null {
-  if (channel || typeof BroadcastChannel === 'undefined') return channel;
+  if (channel || typeof window === 'undefined' || typeof BroadcastChannel === 'undefined') return channel;
   channel = new BroadcastChannel(CHANNEL);
   channel.onmessage = (event: MessageEvent<Partial<TAppearance>>) => apply(event.data);
   return channel;
 }
+// Every page listens, also those without a chart or quote, so the theme follows in every tab.
+connect();
 
 export function subscribeAppearance(listener: () => void): () => void {
   connect();
