@@ -7,6 +7,7 @@ import './features/markets/markets.css';
 import './features/converter/converter.css';
 import './features/profile/profile.css';
 import './features/settings/settings.css';
+import './features/auth/auth.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';

@@ -25,6 +25,10 @@ export const paths = {
   terms: (lang: string) => `/${lang}/h5/termsofuse`,
   login: (lang: string, redirect?: string) =>
     `/${lang}/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`,
+  register: (lang: string, redirect?: string) =>
+    `/${lang}/register${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`,
+  forgotPassword: (lang: string) => `/${lang}/forgotPassword`,
+  qrConfirm: (lang: string, ticket: string) => `/${lang}/qrConfirm?ticket=${encodeURIComponent(ticket)}`,
   personalCenter: (lang: string, section: TPersonalCenterSection | 'account/create' | 'account/success') =>
     `/${lang}/personalCenter/${section}`,
   settings: (lang: string, tab: TSettingsTab = 'preferences') =>

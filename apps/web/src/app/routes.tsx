@@ -24,8 +24,8 @@ function langLoader({ params }: LoaderFunctionArgs) {
   return null;
 }
 
-/** The auth middleware: an anonymous visitor of the personal centre goes to sign-in with a return address. */
-async function personalCenterLoader({ request, params, context }: LoaderFunctionArgs) {
+/** The auth middleware: an anonymous visitor of a signed-in page goes to sign-in with a return address. */
+async function signedInLoader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const server = serverContext(context);
   const user = server ? await server.host.currentUser(request) : userInfoFromCookie();
@@ -103,8 +103,14 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'qrcodePage',
-            handle: { titleKey: 'qr.title', nav: 5 },
-            lazy: lazyPage(() => import('../features/qr/QrCodePage')),
+            handle: { titleKey: 'qr.login.title', nav: 5 },
+            lazy: lazyPage(() => import('../features/auth/QrCodePage')),
+          },
+          {
+            path: 'qrConfirm',
+            loader: signedInLoader,
+            handle: { titleKey: 'qr.confirm.title' },
+            lazy: lazyPage(() => import('../features/auth/QrConfirmPage')),
           },
           ...(['privacy', 'privacy-google', 'termsofuse'] as const).map<RouteObject>((name) => ({
             path: `h5/${name}`,
@@ -125,13 +131,23 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'login.title' },
             lazy: lazyPage(() => import('../features/auth/LoginPage')),
           },
+          {
+            path: 'register',
+            handle: { titleKey: 'register.title' },
+            lazy: lazyPage(() => import('../features/auth/RegisterPage')),
+          },
+          {
+            path: 'forgotPassword',
+            handle: { titleKey: 'reset.title' },
+            lazy: lazyPage(() => import('../features/auth/ForgotPasswordPage')),
+          },
           { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },
           { path: '*', loader: notFound, element: null },
         ],
       },
       {
         path: 'personalCenter',
-        loader: personalCenterLoader,
+        loader: signedInLoader,
         lazy: lazyPage(() => import('../features/personal-center/PersonalCenterLayout')),
         children: [
           { index: true, loader: ({ params }) => redirect(`/${params.lang}/personalCenter/account`) },

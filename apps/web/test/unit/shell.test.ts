@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeSection, switchLanguagePath } from '../../src/app/paths';
-import { safeRedirect } from '../../src/features/auth/LoginPage';
+import { safeRedirect } from '../../src/features/auth/redirect';
 import { userInfoFromCookie } from '../../src/lib/cookies';
 import { canPrefetch, shouldReloadAfterChunkError } from '../../src/lib/resilience';
 

@@ -1,3 +1,4 @@
+import './auth.css';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
@@ -5,35 +6,9 @@ import { Icon } from '../../components/Icon';
 import { PhoneField, type TPhoneValue } from '../../components/PhoneField';
 import { callRoute } from '../../lib/api';
 import { useI18n } from '../../lib/i18n';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^[\d\s()-]{4,20}$/;
-
-/** The calling code preselected for each route language. */
-const DEFAULT_REGION: Record<string, string> = {
-  'zh-CN': 'CN',
-  zh: 'TW',
-  en: 'US',
-  de: 'DE',
-  es: 'ES',
-  fil: 'PH',
-  fr: 'FR',
-  hi: 'IN',
-  id: 'ID',
-  ja: 'JP',
-  ko: 'KR',
-  pt: 'BR',
-  ru: 'RU',
-  th: 'TH',
-  tr: 'TR',
-  vi: 'VN',
-};
-
-/** Only same-site paths under a language are accepted as return addresses. */
-export function safeRedirect(value: string | null, lang: string): string {
-  if (value && /^\/[A-Za-z-]{2,5}(\/[^\s]*)?$/.test(value) && !value.startsWith('//')) return value;
-  return paths.personalCenter(lang, 'account');
-}
+import { DEFAULT_REGION, EMAIL, PHONE } from './identity';
+import { safeRedirect } from './redirect';
+import { UnionButtons, UnionError } from './UnionButtons';
 
 export function Component() {
   const { t, lang } = useI18n();
@@ -90,7 +65,8 @@ export function Component() {
             {errors.form}
           </div>
         )}
-        <form onSubmit={submit} noValidate className="auth-form">
+        <UnionError />
+        <form method="post" onSubmit={submit} noValidate className="auth-form">
           <div className="auth-tabs" role="group" aria-label={t('login.title')}>
             {(['email', 'phone'] as const).map((m) => (
               <button
@@ -148,6 +124,9 @@ export function Component() {
             </span>
             <span className="field-error">{errors.password}</span>
           </label>
+          <Link to={paths.forgotPassword(lang)} className="auth-forgot" data-testid="to-reset">
+            {t('reset.link')}
+          </Link>
           <button
             type="submit"
             className="btn btn-primary btn-lg btn-block"
@@ -157,9 +136,21 @@ export function Component() {
             {busy ? <span className="spinner" /> : t('login.submit')}
           </button>
         </form>
+        <UnionButtons redirect={redirect} />
         <p className="auth-foot">
-          {t('login.qrPrompt')} <Link to={paths.qrcode(lang)}>{t('qr.title')}</Link>
+          {t('register.prompt')}{' '}
+          <Link to={paths.register(lang, redirect ?? undefined)} data-testid="to-register">
+            {t('register.link')}
+          </Link>
         </p>
+        <Link
+          to={`${paths.qrcode(lang)}${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`}
+          className="btn btn-secondary btn-block auth-qr-link"
+          data-testid="to-qr"
+        >
+          <Icon name="qr" size={18} />
+          {t('qr.login.link')}
+        </Link>
       </div>
     </section>
   );
