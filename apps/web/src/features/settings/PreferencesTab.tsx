@@ -34,6 +34,7 @@ export function Component() {
   // "Saving…" shows while a change is on its way, "saved" a moment after the last one.
   useEffect(() => {
     if (save.status === 'saving') setToastVisible(true);
+    if (save.status === 'idle' || save.status === 'failed') setToastVisible(false);
     if (save.status !== 'saved') return;
     const timer = setTimeout(() => setToastVisible(false), 2500);
     return () => clearTimeout(timer);
@@ -106,12 +107,14 @@ export function Component() {
 
   return (
     <div className="st-stack" data-testid="preferences">
+      {/* Autosave status, fixed at the bottom so it is seen wherever the trader scrolled to. */}
       <div
         className="st-toast"
         aria-live="polite"
         data-testid="save-status"
         data-status={save.status}
-        data-visible={toastVisible}
+        data-visible={toastVisible || save.status === 'failed'}
+        data-tone={save.status === 'failed' ? 'error' : 'info'}
       >
         {save.status === 'saving' && (
           <>
@@ -123,20 +126,22 @@ export function Component() {
             <Icon name="check" size={16} /> {t('settings.saved')}
           </>
         )}
+        {save.status === 'failed' && (
+          <>
+            <span role="alert" data-testid="save-error">
+              {t('settings.saveFailed', { reason: save.message })}
+            </span>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('common.close')}
+              onClick={() => setSave({ status: 'idle' })}
+            >
+              <Icon name="close" size={16} />
+            </button>
+          </>
+        )}
       </div>
-      {save.status === 'failed' && (
-        <div className="alert alert-error st-alert" role="alert" data-testid="save-error">
-          <span>{t('settings.saveFailed', { reason: save.message })}</span>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t('common.close')}
-            onClick={() => setSave({ status: 'idle' })}
-          >
-            <Icon name="close" size={16} />
-          </button>
-        </div>
-      )}
 
       <SettingsCard title={t('settings.theme.title')} text={t('settings.theme.text')}>
         <div className="st-choices st-choices-3" role="radiogroup" aria-label={t('settings.theme.title')}>
