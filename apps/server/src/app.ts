@@ -30,6 +30,7 @@ import { SandboxSmsProvider } from './modules/notify/sms';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
 import { EngineHost } from './modules/trading/engine-host';
+import { registerTradingExports } from './modules/trading/exports';
 import { TradingService } from './modules/trading/trading-service';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
 
@@ -174,6 +175,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   registerOAuth(app, services);
   registerUnionCallback(app, services);
   registerUploads(app, services);
+  registerTradingExports(app, services);
   if (mailCatcher) registerDevMailbox(app, services);
   market.start();
   await engine.start();

@@ -119,6 +119,15 @@ describe('trading through the API', () => {
       profit: '98.50',
     });
     expect(byReason[1]).toMatchObject({ open_price: '66495.00', close_price: '68010.00', volume: '0.05' });
+    const csv = await (await trader.api.get(`/api/v1/order/history.csv?account_id=${accountId}`)).text();
+    const lines = csv.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^position_id,symbol,side,volume/);
+    expect(lines.some((l) => l.endsWith(',98.50,take_profit_or_stop_loss'))).toBe(true);
+    const strangerCsv = await new Trader(server.baseUrl).api.get(
+      `/api/v1/order/history.csv?account_id=${accountId}`,
+    );
+    expect(strangerCsv.status).toBe(401);
     const orders = (await trader.call('/api/v1/order/orderhistory', { account_id: accountId })).body.data;
     expect(orders.items[0]).toMatchObject({ status: 'filled', type: 'buy_limit', fill_price: '66495.00' });
 

@@ -73,6 +73,11 @@ export function httpClient(): HttpClient {
   return client;
 }
 
+/** The signed-in user id and session cipher key (after ensureIdentity). */
+export function currentIdentity(): TIdentity | null {
+  return userInfoFromCookie() ? storedIdentity() : null;
+}
+
 /**
  * Makes sure the trade-token inputs are known for a signed-in user (a new tab, a reload):
  * asks userinfo once and remembers the answer.
