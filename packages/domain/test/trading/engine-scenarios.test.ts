@@ -650,3 +650,114 @@ describe('snapshot and restore', () => {
     expect(copy.engine.checkInvariants()).toEqual([]);
   });
 });
+
+describe('restart from persisted rows', () => {
+  it('restores without quotes, primes them all at once, and only then lets ticks stop accounts out', () => {
+    const h = fundedHarness(100_000);
+    h.ok({ type: 'open_market', accountId: 1, symbol: 'EURUSD', side: 'buy', volume: 30 });
+    h.ok({ type: 'open_market', accountId: 1, symbol: 'USDJPY', side: 'buy', volume: 30 });
+    const snapshot = { ...h.engine.snapshot(), quotes: [] };
+    const restored = TradingEngine.restore(snapshot, engineConfig());
+    // before any quote, positions are unpriced: a lone tick must not stop the account out on half a book
+    restored.primeQuotes(
+      ['EURUSD', 'USDJPY', 'GBPUSD', 'XAUUSD'].map((symbol) => ({ symbol, ...h.engine.quote(symbol)! })),
+    );
+    expect(restored.account(1)).toEqual(h.engine.account(1));
+    expect(restored.checkInvariants()).toEqual([]);
+  });
+
+  it('defers a take-profit whose conversion pair has not ticked since the restore', () => {
+    const h = new Harness();
+    h.seedQuotes();
+    h.tick('EURJPY', '164.170', '164.190');
+    h.createAccount(2, { currency: 'EUR' });
+    const { ticket } = h.ok({
+      type: 'open_market',
+      accountId: 2,
+      symbol: 'USDJPY',
+      side: 'buy',
+      volume: 10,
+      takeProfit: points('USDJPY', '151.600'),
+    });
+    const restored = TradingEngine.restore({ ...h.engine.snapshot(), quotes: [] }, engineConfig());
+    const jpy = points('USDJPY', '151.700');
+    expect(restored.onTick('USDJPY', jpy, jpy + 10, h.time)).toEqual([]);
+    expect(restored.position(ticket!)).toBeDefined();
+    expect(restored.checkInvariants()).toEqual([]);
+    const cross = points('EURJPY', '164.300');
+    restored.onTick('EURJPY', cross, cross + 20, h.time);
+    const fired = restored.onTick('USDJPY', jpy, jpy + 10, h.time);
+    expect(eventsOf(fired, 'position_closed')[0]?.reason).toBe(CloseReason.TAKE_PROFIT_OR_STOP_LOSS);
+  });
+});
+
+describe('spread markup', () => {
+  it('widens every tick by the broker markup before anything reads it', () => {
+    const h = fundedHarness(1_000_000, { EURUSD: { markupPoints: 5 } });
+    h.tick('EURUSD', '1.08420', '1.08430');
+    expect(h.engine.quote('EURUSD')).toMatchObject({ bid: 108_418, ask: 108_433 });
+    const { events } = h.ok({
+      type: 'open_market',
+      accountId: 1,
+      symbol: 'EURUSD',
+      side: 'buy',
+      volume: 100,
+    });
+    expect(eventsOf(events, 'position_opened')[0]?.position).toMatchObject({
+      openPrice: 108_433,
+      profit: -1_500,
+    });
+  });
+});
+
+describe('trade types', () => {
+  it('funds novice positions from the balance only, standard ones from equity', () => {
+    const novice = fundedHarness(300_000);
+    novice.createAccount(2, { tradeType: TradeType.NOVICE, initialBalance: 300_000 });
+    for (const id of [1, 2])
+      novice.ok({ type: 'open_market', accountId: id, symbol: 'EURUSD', side: 'buy', volume: 100 });
+    novice.tick('EURUSD', '1.09420', '1.09430'); // +990 USD floating on each
+    // standard: 3,000 + 990 - 1,084.30 usable; novice: 3,000 - 1,084.30
+    expect(novice.engine.account(1)?.usableMargin).toBe(300_000 + 99_000 - 108_430);
+    expect(novice.engine.account(2)?.usableMargin).toBe(300_000 - 108_430);
+    const big = { type: 'open_market' as const, symbol: 'EURUSD', side: 'buy' as const, volume: 250 };
+    expect(novice.run({ ...big, accountId: 1 }).ok).toBe(true);
+    expect(novice.run({ ...big, accountId: 2 })).toEqual({ ok: false, error: 'INSUFFICIENT_MARGIN' });
+  });
+});
+
+describe('modifying pending orders', () => {
+  it('moves a pending order and its protection, and only the limit of an activated stop-limit', () => {
+    const h = fundedHarness();
+    const { ticket } = h.ok({
+      type: 'place_pending',
+      accountId: 1,
+      symbol: 'EURUSD',
+      orderType: 'buy_stop_limit',
+      volume: 10,
+      price: 108_600,
+      limitPrice: 108_550,
+    });
+    const modify = (price: number, limitPrice: number) =>
+      h.run({
+        type: 'modify_order',
+        accountId: 1,
+        orderId: ticket!,
+        price,
+        limitPrice,
+        takeProfit: limitPrice + 200,
+        stopLoss: limitPrice - 200,
+      });
+    expect(modify(108_700, 108_650).ok).toBe(true);
+    expect(h.engine.order(ticket!)).toMatchObject({
+      price: 108_700,
+      limitPrice: 108_650,
+      takeProfit: 108_850,
+    });
+    h.tick('EURUSD', '1.08700', '1.08710');
+    expect(h.engine.order(ticket!)?.activated).toBe(true);
+    expect(modify(108_800, 108_650)).toEqual({ ok: false, error: 'INVALID_PRICE' });
+    expect(modify(108_700, 108_600).ok).toBe(true);
+    expect(h.engine.checkInvariants()).toEqual([]);
+  });
+});
