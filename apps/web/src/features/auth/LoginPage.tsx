@@ -1,5 +1,6 @@
 import './auth.css';
-import { type FormEvent, useState } from 'react';
+import { AppErrorCode } from '@broker/domain/result-codes';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
@@ -18,9 +19,20 @@ export function Component() {
   const [phone, setPhone] = useState<TPhoneValue>({ twoCharCode: DEFAULT_REGION[lang] ?? 'US', number: '' });
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
-  const [errors, setErrors] = useState<{ email?: string; phone?: string; password?: string; form?: string }>(
-    {},
-  );
+  const [errors, setErrors] = useState<{
+    email?: string;
+    phone?: string;
+    password?: string;
+    otp?: string;
+    form?: string;
+  }>({});
+  // The authenticator code, asked for once the server says the account has two-factor sign-in.
+  const [otp, setOtp] = useState<string | null>(null);
+  const otpInput = useRef<HTMLInputElement>(null);
+  const asksCode = otp !== null;
+  useEffect(() => {
+    if (asksCode) otpInput.current?.focus();
+  }, [asksCode]);
   const [busy, setBusy] = useState(false);
   const redirect = params.get('redirect');
 
@@ -30,19 +42,29 @@ export function Component() {
     if (mode === 'email' && !EMAIL.test(email.trim())) next.email = t('validation.email');
     if (mode === 'phone' && !PHONE.test(phone.number.trim())) next.phone = t('validation.phone');
     if (!password) next.password = t('validation.required');
+    if (otp !== null && !/^\d{6}$/.test(otp)) next.otp = t('validation.otpFormat');
     setErrors(next);
     if (Object.keys(next).length) return;
     setBusy(true);
+    const code = otp === null ? {} : { otp };
     const answer = await callRoute(
       'login',
       mode === 'email'
-        ? { email: email.trim(), password }
-        : { phone: { ...phone, number: phone.number.trim() }, password },
+        ? { email: email.trim(), password, ...code }
+        : { phone: { ...phone, number: phone.number.trim() }, password, ...code },
       lang,
     );
     setBusy(false);
     if (answer.succeed) {
       window.location.assign(safeRedirect(redirect, lang));
+      return;
+    }
+    if (
+      answer.ErrorCode === AppErrorCode.TWO_FACTOR_REQUIRED ||
+      answer.ErrorCode === AppErrorCode.TWO_FACTOR_WRONG
+    ) {
+      setErrors(otp === null ? {} : { otp: answer.message || t(`errors.${answer.ErrorCode}`) });
+      setOtp((value) => value ?? '');
       return;
     }
     const fields = answer.fields ?? {};
@@ -78,6 +100,7 @@ export function Component() {
                 onClick={() => {
                   setMode(m);
                   setErrors({});
+                  setOtp(null);
                 }}
               >
                 {t(m === 'email' ? 'login.byEmail' : 'login.byPhone')}
@@ -124,6 +147,25 @@ export function Component() {
             </span>
             <span className="field-error">{errors.password}</span>
           </label>
+          {otp !== null && (
+            <label className="field">
+              <span className="field-label">{t('settings.twoFactor.confirm')}</span>
+              <input
+                ref={otpInput}
+                className="input num"
+                name="otp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                placeholder={t('settings.twoFactor.codePlaceholder')}
+                maxLength={6}
+                value={otp}
+                aria-invalid={!!errors.otp}
+                data-testid="login-otp"
+                onChange={(e) => setOtp(e.target.value.replace(/\D/g, ''))}
+              />
+              <span className="field-error">{errors.otp}</span>
+            </label>
+          )}
           <Link to={paths.forgotPassword(lang)} className="auth-forgot" data-testid="to-reset">
             {t('reset.link')}
           </Link>
@@ -137,12 +179,6 @@ export function Component() {
           </button>
         </form>
         <UnionButtons redirect={redirect} />
-        <p className="auth-foot">
-          {t('register.prompt')}{' '}
-          <Link to={paths.register(lang, redirect ?? undefined)} data-testid="to-register">
-            {t('register.link')}
-          </Link>
-        </p>
         <Link
           to={`${paths.qrcode(lang)}${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ''}`}
           className="btn btn-secondary btn-block auth-qr-link"
@@ -151,6 +187,12 @@ export function Component() {
           <Icon name="qr" size={18} />
           {t('qr.login.link')}
         </Link>
+        <p className="auth-foot">
+          {t('register.prompt')}{' '}
+          <Link to={paths.register(lang, redirect ?? undefined)} data-testid="to-register">
+            {t('register.link')}
+          </Link>
+        </p>
       </div>
     </section>
   );
