@@ -95,8 +95,10 @@ export function UnionError() {
   const key = `errors.${code}`;
   const known = /^-\d{1,5}$/.test(code) && t(key) !== key;
   return (
-    <div className="alert alert-error" role="alert" data-testid="union-error">
-      {known ? t(key) : t(`errors.${AppErrorCode.IDENTITY_PROVIDER_FAILED}`)}
+    <div className="alert alert-error union-error" role="alert" data-testid="union-error">
+      <p>{known ? t(key) : t(`errors.${AppErrorCode.IDENTITY_PROVIDER_FAILED}`)}</p>
+      {/* An account with the provider's email exists: it is never taken over, its owner links it. */}
+      {code === String(AppErrorCode.EMAIL_ALREADY_REGISTERED) && <p>{t('union.emailTaken')}</p>}
     </div>
   );
 }

@@ -110,7 +110,7 @@ export function Component() {
 
   return (
     <SettingsCard title={t('feedback.title')} text={t('feedback.text')} testId="settings-feedback">
-      <form className="st-form pf-form" onSubmit={submit} noValidate data-testid="feedback-form">
+      <form className="pf-form" onSubmit={submit} noValidate data-testid="feedback-form">
         {errors.form && (
           <div className="alert alert-error" role="alert" data-testid="feedback-error">
             {errors.form}
