@@ -1,5 +1,4 @@
 import { createCipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
 import { orderSigningMessage } from '../src/modules/trading/trading-service';
 import { ApiClient } from './helpers';
 
@@ -56,7 +55,7 @@ export class Trader {
       leverage,
       idempotencyKey: randomUUID(),
     });
-    expect(answer.body.success, answer.body.message).toBe(true);
+    if (!answer.body.success) throw new Error(`account not created: ${answer.body.message}`);
     return answer.body.data.account_id;
   }
 

@@ -64,6 +64,8 @@ export class EngineHost {
     private readonly db: TDb,
     private readonly market: MarketService | null,
     config?: TEngineConfig,
+    private readonly log: (error: unknown, message: string) => void = (error, message) =>
+      console.error(message, error),
   ) {
     this.config = config ?? { instruments: DEFAULT_INSTRUMENTS.map((spec) => compileInstrument(spec)) };
     this.engine = new TradingEngine(this.config);
@@ -244,9 +246,14 @@ export class EngineHost {
         const refused = [...batch, ...this.waiting.splice(0)];
         const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
         for (const w of refused) w.reject(failure);
+        this.log(
+          error,
+          `trading engine: commit of ${batch.length} items failed; rebuilding from the database`,
+        );
         // Memory ran ahead of the database: go back to what is committed.
-        await this.reload().catch(() => undefined);
-        void error;
+        await this.reload().catch((reloadError: unknown) =>
+          this.log(reloadError, 'trading engine: reload failed'),
+        );
       }
     }
   }

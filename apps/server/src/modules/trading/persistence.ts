@@ -21,53 +21,87 @@ export interface TAccountOwner {
   userId: string;
 }
 
-/** An account's state right after a command or tick, captured before anything else ran. */
+/**
+ * What a command or tick changed, captured right after it (before anything else ran): the rows of
+ * the touched accounts, and the positions and orders it created, changed or removed (null).
+ */
 export interface TAccountState {
   row: TAccountRow;
-  positions: TPositionRow[];
-  orders: TOrderView[];
+  positions: Map<number, TPositionRow | null>;
+  orders: Map<number, TOrderView | null>;
 }
 
 /** What one accepted command or trigger-firing tick leaves to persist. */
 export interface TBatchItem {
   events: readonly TEngineEvent[];
-  /** State of every account the events touched, as it was right after them. */
   states: Map<number, TAccountState>;
   owner?: TAccountOwner;
   idempotency?: { key: string; fingerprint: string; result: unknown };
 }
 
-/** The accounts an event list touches. */
-export function touchedAccounts(events: readonly TEngineEvent[]): Set<number> {
-  const touched = new Set<number>();
-  for (const event of events) {
-    if ('accountId' in event) touched.add(event.accountId);
-    else if (event.type === 'position_opened') touched.add(event.position.accountId);
-    else if (event.type === 'order_placed' || event.type === 'order_modified')
-      touched.add(event.order.accountId);
-  }
-  return touched;
+const n = (value: string | number | null): number | null => (value === null ? null : Number(value));
+
+function accountOf(event: TEngineEvent): number {
+  if ('accountId' in event) return event.accountId;
+  if (event.type === 'position_opened') return event.position.accountId;
+  return event.order.accountId;
 }
 
-/** Copies the current state of the accounts the events touched (synchronously, in the writer). */
+/** Copies the changed state (synchronously, in the writer), so later commands cannot leak in. */
 export function captureStates(
   engine: TradingEngine,
   events: readonly TEngineEvent[],
 ): Map<number, TAccountState> {
   const states = new Map<number, TAccountState>();
-  for (const accountId of touchedAccounts(events)) {
-    const view = engine.account(accountId);
-    if (!view) continue;
-    states.set(accountId, {
-      row: { ...view, restrictions: { ...view.restrictions } },
-      positions: engine.positionsOf(accountId).map(({ profit: _profit, ...row }) => row),
-      orders: engine.ordersOf(accountId),
-    });
+  const stateOf = (accountId: number) => {
+    let state = states.get(accountId);
+    if (!state) {
+      const view = engine.account(accountId);
+      if (!view) return null;
+      state = {
+        row: { ...view, restrictions: { ...view.restrictions } },
+        positions: new Map(),
+        orders: new Map(),
+      };
+      states.set(accountId, state);
+    }
+    return state;
+  };
+  const position = (id: number) => {
+    const view = engine.position(id);
+    if (!view) return null;
+    const { profit: _profit, ...row } = view;
+    return row;
+  };
+  for (const event of events) {
+    const state = stateOf(accountOf(event));
+    if (!state) continue;
+    switch (event.type) {
+      case 'position_opened':
+        state.positions.set(event.position.positionId, position(event.position.positionId));
+        break;
+      case 'position_modified':
+      case 'position_closed':
+        state.positions.set(event.positionId, position(event.positionId));
+        break;
+      case 'ledger':
+        if (event.positionId !== null) state.positions.set(event.positionId, position(event.positionId));
+        break;
+      case 'order_placed':
+      case 'order_modified':
+        state.orders.set(event.order.orderId, engine.order(event.order.orderId) ?? null);
+        break;
+      case 'order_activated':
+      case 'order_filled':
+      case 'order_cancelled':
+        state.orders.set(event.orderId, engine.order(event.orderId) ?? null);
+        break;
+      default:
+        break;
+    }
   }
   return states;
 }
-
-const n = (value: string | number | null): number | null => (value === null ? null : Number(value));
 
 /**
  * Writes one group of accepted commands and ticks in one transaction: history (deals, finished
@@ -75,9 +109,23 @@ const n = (value: string | number | null): number | null => (value === null ? nu
  * touched (account row, its open positions and pending orders), and the ticket counters.
  */
 export async function persistBatch(db: TDb, items: readonly TBatchItem[]): Promise<void> {
-  // The last captured state of each account wins: it includes everything before it.
+  // Later captures win: the account row and each position or order as last seen in the group.
   const latest = new Map<number, TAccountState>();
-  for (const item of items) for (const [id, state] of item.states) latest.set(id, state);
+  for (const item of items)
+    for (const [id, state] of item.states) {
+      const merged = latest.get(id);
+      if (!merged) {
+        latest.set(id, {
+          row: state.row,
+          positions: new Map(state.positions),
+          orders: new Map(state.orders),
+        });
+        continue;
+      }
+      merged.row = state.row;
+      for (const [k, v] of state.positions) merged.positions.set(k, v);
+      for (const [k, v] of state.orders) merged.orders.set(k, v);
+    }
   await db.transaction().execute(async (trx) => {
     for (const item of items) {
       const state = item.owner ? item.states.get(item.owner.accountId) : undefined;
@@ -275,22 +323,16 @@ async function insertFinishedOrders(
     .execute();
 }
 
-/** Makes the stored account, positions and pending orders equal to a captured state. */
+/** Writes a captured account state: its row, and the positions and orders that changed. */
 async function syncAccount(trx: TTrx, accountId: number, state: TAccountState) {
   await trx
     .updateTable('trading_accounts')
     .set({ ...accountColumns(state.row), updated_at: sql<Date>`now()` })
     .where('id', '=', accountId)
     .execute();
-  const { positions, orders } = state;
-  let deletePositions = trx.deleteFrom('positions').where('account_id', '=', accountId);
-  if (positions.length > 0)
-    deletePositions = deletePositions.where(
-      'id',
-      'not in',
-      positions.map((p) => p.positionId),
-    );
-  await deletePositions.execute();
+  const positions = [...state.positions.values()].filter((p): p is TPositionRow => p !== null);
+  const closed = [...state.positions].filter(([, p]) => p === null).map(([id]) => id);
+  if (closed.length > 0) await trx.deleteFrom('positions').where('id', 'in', closed).execute();
   if (positions.length > 0)
     await trx
       .insertInto('positions')
@@ -306,14 +348,9 @@ async function syncAccount(trx: TTrx, accountId: number, state: TAccountState) {
         })),
       )
       .execute();
-  let deleteOrders = trx.deleteFrom('pending_orders').where('account_id', '=', accountId);
-  if (orders.length > 0)
-    deleteOrders = deleteOrders.where(
-      'id',
-      'not in',
-      orders.map((o) => o.orderId),
-    );
-  await deleteOrders.execute();
+  const orders = [...state.orders.values()].filter((o): o is TOrderView => o !== null);
+  const done = [...state.orders].filter(([, o]) => o === null).map(([id]) => id);
+  if (done.length > 0) await trx.deleteFrom('pending_orders').where('id', 'in', done).execute();
   if (orders.length > 0)
     await trx
       .insertInto('pending_orders')
