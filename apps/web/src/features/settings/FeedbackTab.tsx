@@ -182,15 +182,15 @@ export function Component() {
           </div>
         </fieldset>
 
-        <div className="field">
-          <span className="field-label">{t('feedback.attach.title')}</span>
+        <fieldset className="pf-fieldset">
+          <legend className="field-label">{t('feedback.attach.title')}</legend>
           <Attachments attachments={attachments} disabled={busy} />
           {errors.attachments && (
             <span className="field-error" role="alert">
               {errors.attachments}
             </span>
           )}
-        </div>
+        </fieldset>
 
         <div className="st-form-actions">
           <button
