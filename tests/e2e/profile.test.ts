@@ -75,6 +75,21 @@ async function passProvider(page: Page, login: string) {
   await page.waitForURL((url) => url.href.startsWith(server.baseUrl), { waitUntil: 'domcontentloaded' });
 }
 
+/** The newest 4-digit code texted or mailed to `to`, from the developer mailbox. */
+async function codeFor(to: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const box = (await (
+      await fetch(`${server.baseUrl}/dev/mailbox.json?to=${encodeURIComponent(to)}`)
+    ).json()) as { mails: { text: string }[]; texts: { body: string }[] };
+    const code = [...box.texts.map((t) => t.body), ...box.mails.map((m) => m.text)][0]?.match(
+      /\b(\d{4})\b/,
+    )?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no code for ${to}`);
+}
+
 describe('profile, feedback and third-party accounts in the browser', () => {
   it('signs a new trader in with the sandbox OpenID provider from the sign-in page', async () => {
     const context = await newContext(browser);
@@ -207,6 +222,32 @@ describe('profile, feedback and third-party accounts in the browser', () => {
     await page.getByTestId('feedback-again').click();
     expect(await page.getByTestId('feedback-text').inputValue()).toBe('');
     expect(await page.getByTestId('attachment').count()).toBe(0);
+    await context.close();
+  });
+
+  it('changes the phone number with a code sent to the new one, behind the captcha', async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await open(page, '/en/personalCenter/setting/profile');
+    expect(await page.getByTestId('contact-phone-value').textContent()).toBe('+12*****0123');
+    await page.getByTestId('contact-phone-edit').click();
+    const dialog = page.getByTestId('bind-dialog');
+    // An English page preselects the United States.
+    await dialog.locator('input[name=phone]').fill('202 555 0199');
+    await dialog.getByTestId('bind-confirm').click();
+    expect(await dialog.getByTestId('bind-code-message').textContent()).toBe(en['validation.codeFormat']);
+    await dialog.getByTestId('bind-send').click();
+    await expect
+      .poll(() => dialog.getByTestId('bind-code-message').textContent(), { timeout: 10_000 })
+      .toMatch(/^Code sent to \+12\*+0199\.$/);
+    expect(await dialog.getByTestId('bind-send').textContent()).toMatch(/^Resend in \d+ s$/);
+    await dialog.getByTestId('bind-code').fill(await codeFor('+12025550199'));
+    await dialog.getByTestId('bind-confirm').click();
+    await expect
+      .poll(() => page.getByTestId('contact-notice').textContent())
+      .toBe(en['profile.contact.phoneBound']);
+    expect(await page.getByTestId('bind-dialog').count()).toBe(0);
+    expect(await page.getByTestId('contact-phone-value').textContent()).toBe('+12*****0199');
     await context.close();
   });
 });
