@@ -19,8 +19,8 @@ export class PositionBucket<T> {
   open = new Float64Array(INITIAL_CAPACITY);
   /** Volume in hundredths of a lot. */
   volume = new Float64Array(INITIAL_CAPACITY);
-  /** +1 buy (closes at the bid), -1 sell (closes at the ask). */
-  sign = new Int8Array(INITIAL_CAPACITY);
+  /** +1 buy (closes at the bid), -1 sell (closes at the ask); a float so the tick loop needs no conversion. */
+  sign = new Float64Array(INITIAL_CAPACITY);
   /** Floating profit at the last quotes, account-currency minor units. */
   profit = new Float64Array(INITIAL_CAPACITY);
   /** The owning account's slot in the risk book. */
@@ -36,7 +36,7 @@ export class PositionBucket<T> {
     const volume = new Float64Array(capacity);
     volume.set(this.volume);
     this.volume = volume;
-    const sign = new Int8Array(capacity);
+    const sign = new Float64Array(capacity);
     sign.set(this.sign);
     this.sign = sign;
     const profit = new Float64Array(capacity);
@@ -83,10 +83,12 @@ export class PositionBucket<T> {
    * Revalues every position at (bid, ask): diff x volume x point x rate, rounded half away from zero
    * once, with the low rate for gains and the high rate for losses.
    *
-   * Exactness: the numerator n is an integer below 2^53 - d (checked; otherwise the general BigInt-safe
-   * path runs). q = floor(n x (1/d)) is then at most one off floor(n / d), since the relative error of
-   * the reciprocal product is below 2^-52 and n / d < 2^52 for d >= 2 (d = 1 has an exact reciprocal);
-   * r = n - q x d is exact because |q x d| <= n + d < 2^53; one correction step makes 0 <= r < d.
+   * Exactness: the numerator n = |diff x volume x point x rate| is an integer at most 2^53 - d (checked;
+   * otherwise the general BigInt-safe path runs). q = floor(n x (1/d)) is then at most one off
+   * floor(n / d), since the relative error of the reciprocal product is below 2^-52 and n / d < 2^52 for
+   * d >= 2 (d = 1 has an exact reciprocal); r = n - q x d is exact because q x d <= n + d <= 2^53; one
+   * correction step makes 0 <= r < d. Rounding the magnitude half up and restoring the sign is rounding
+   * half away from zero.
    */
   revalue(bid: number, ask: number, point: TRate, rates: TConversion, risk: AccountRiskBook): void {
     const n = this.count;
@@ -96,15 +98,15 @@ export class PositionBucket<T> {
     const highMul = point.num * rates.high.num;
     const highDen = point.den * rates.high.den;
     const factorsSafe =
-      isSafeMagnitude(lowMul) &&
-      isSafeMagnitude(lowDen) &&
-      isSafeMagnitude(highMul) &&
-      isSafeMagnitude(highDen);
-    // beyond these the kernel below is not exact: take the general path
-    const lowLimit = factorsSafe ? MAX_SAFE - lowDen : -1;
-    const highLimit = factorsSafe ? MAX_SAFE - highDen : -1;
+      isSafeMagnitude(lowMul) && isSafeMagnitude(lowDen) && isSafeMagnitude(highMul) && isSafeMagnitude(highDen);
+    // beyond this the kernel below is not exact: take the general path
+    const limit = factorsSafe ? MAX_SAFE - Math.max(lowDen, highDen) : -1;
     const lowInverse = 1 / lowDen;
     const highInverse = 1 / highDen;
+    // closing price without a branch on the side: mid + sign x half is the bid for +1, the ask for -1
+    // (exact: both terms have at most one binary fraction digit)
+    const mid = (bid + ask) / 2;
+    const half = (bid - ask) / 2;
     const open = this.open;
     const volume = this.volume;
     const sign = this.sign;
@@ -112,38 +114,26 @@ export class PositionBucket<T> {
     const slot = this.slot;
     const floating = risk.floating;
     for (let i = 0; i < n; i++) {
-      const diff = sign[i]! > 0 ? bid - open[i]! : open[i]! - ask;
+      const side = sign[i]!;
+      const diff = side * (mid + side * half - open[i]!);
       const raw = diff * volume[i]!;
+      const gain = raw >= 0;
+      const den = gain ? lowDen : highDen;
+      const numerator = Math.abs(raw * (gain ? lowMul : highMul));
       let value: number;
-      if (raw >= 0) {
-        const numerator = raw * lowMul;
-        if (numerator <= lowLimit) {
-          let q = Math.floor(numerator * lowInverse);
-          let r = numerator - q * lowDen;
-          if (r < 0) {
-            q--;
-            r += lowDen;
-          } else if (r >= lowDen) {
-            q++;
-            r -= lowDen;
-          }
-          value = r + r >= lowDen ? q + 1 : q;
-        } else value = profitMinor(diff, volume[i]!, point, rates);
-      } else {
-        const numerator = -(raw * highMul);
-        if (numerator <= highLimit) {
-          let q = Math.floor(numerator * highInverse);
-          let r = numerator - q * highDen;
-          if (r < 0) {
-            q--;
-            r += highDen;
-          } else if (r >= highDen) {
-            q++;
-            r -= highDen;
-          }
-          value = 0 - (r + r >= highDen ? q + 1 : q); // 0 - x: never -0
-        } else value = profitMinor(diff, volume[i]!, point, rates);
-      }
+      if (numerator <= limit) {
+        let q = Math.floor(numerator * (gain ? lowInverse : highInverse));
+        let r = numerator - q * den;
+        if (r < 0) {
+          q--;
+          r += den;
+        } else if (r >= den) {
+          q++;
+          r -= den;
+        }
+        q += +(r + r >= den); // half away from zero, on the magnitude
+        value = gain ? q : 0 - q; // 0 - q: never -0
+      } else value = profitMinor(diff, volume[i]!, point, rates);
       const delta = value - profit[i]!;
       if (delta !== 0) {
         profit[i] = value;

@@ -510,7 +510,8 @@ describe('trading core properties', { timeout: 120_000 }, () => {
             for (const { accountId } of ACCOUNTS) {
               const account = runner.engine.account(accountId)!;
               expect(account.equity).toBeGreaterThan(0);
-              expect(account.balance).toBeGreaterThan(0);
+              // the balance alone may dip below zero while a hedged winner stays open; once flat it is the equity
+              if (account.margin === 0) expect(account.balance).toBeGreaterThan(0);
             }
           }
           tally(counts, runner.events);
