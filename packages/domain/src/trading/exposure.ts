@@ -98,7 +98,10 @@ export class PositionBucket<T> {
     const highMul = point.num * rates.high.num;
     const highDen = point.den * rates.high.den;
     const factorsSafe =
-      isSafeMagnitude(lowMul) && isSafeMagnitude(lowDen) && isSafeMagnitude(highMul) && isSafeMagnitude(highDen);
+      isSafeMagnitude(lowMul) &&
+      isSafeMagnitude(lowDen) &&
+      isSafeMagnitude(highMul) &&
+      isSafeMagnitude(highDen);
     // beyond this the kernel below is not exact: take the general path
     const limit = factorsSafe ? MAX_SAFE - Math.max(lowDen, highDen) : -1;
     const lowInverse = 1 / lowDen;
