@@ -20,6 +20,7 @@ export const paths = {
   markets: (lang: string) => `/${lang}/markets`,
   symbol: (lang: string, symbol: string) => `/${lang}/markets/${encodeURIComponent(symbol)}`,
   converter: (lang: string) => `/${lang}/converter`,
+  trade: (lang: string) => `/${lang}/trade`,
   privacy: (lang: string) => `/${lang}/h5/privacy`,
   privacyGoogle: (lang: string) => `/${lang}/h5/privacy-google`,
   terms: (lang: string) => `/${lang}/h5/termsofuse`,

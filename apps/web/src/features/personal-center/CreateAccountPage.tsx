@@ -1,30 +1,82 @@
-import { Link } from 'react-router';
+import { useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
+import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
+import { newIdempotencyKey } from '../../lib/trading/orders';
+import { useTrading } from '../../lib/trading/store';
+import { failureText } from '../accounts/account-text';
+import { createAccount, type TNewAccount, useCategories } from '../accounts/accounts-api';
+import { CreateAccountForm } from '../accounts/CreateAccountForm';
 import { SectionHeader } from './SectionHeader';
 
-const KINDS = ['demo', 'experience', 'real'] as const;
-
+/**
+ * Opening an account: type, trading mode and leverage, then one confirmation. The idempotency key
+ * belongs to the confirmed choice, so a retry after a lost answer opens the account only once,
+ * while a changed choice is a new request.
+ */
 export function Component() {
-  const { t, lang, formatNumber } = useI18n();
+  const { t, lang } = useI18n();
+  const navigate = useNavigate();
+  const trading = useTrading();
+  const categories = useCategories();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const attempt = useRef<{ choice: string; key: string } | null>(null);
+
+  const confirm = async (choice: TNewAccount) => {
+    const signature = JSON.stringify(choice);
+    if (attempt.current?.choice !== signature)
+      attempt.current = { choice: signature, key: newIdempotencyKey() };
+    setBusy(true);
+    setError(null);
+    const answer = await createAccount(choice, attempt.current.key, lang);
+    if (!answer.succeed || !answer.Data) {
+      setBusy(false);
+      setError(failureText(answer, t));
+      // A refusal (a limit reached meanwhile) is final for this key; the counts may have changed.
+      if (answer.code !== 0) {
+        attempt.current = null;
+        void categories.reload();
+      }
+      return;
+    }
+    await trading.reload();
+    navigate(`${paths.personalCenter(lang, 'account/success')}?account=${answer.Data.account_id}`);
+  };
+
   return (
-    <>
-      <SectionHeader title={t('pc.create.title')} subtitle={t('pc.create.subtitle')} />
-      <div className="choice-grid">
-        {KINDS.map((kind) => (
-          <article key={kind} className="choice-card card" data-kind={kind}>
-            <h3>{t(`home.accounts.${kind}.title`)}</h3>
-            <p className="account-figure">
-              {t(`home.accounts.${kind}.figure`, { amount: formatNumber(100_000), cap: formatNumber(100) })}
-            </p>
-            <p>{t(`home.accounts.${kind}.text`)}</p>
-            <span className="badge">{t('pc.create.soon')}</span>
-          </article>
-        ))}
-      </div>
+    <div className="ac-page">
+      <SectionHeader title={t('pc.create.title')} subtitle={t('accounts.create.subtitle')} />
+      {categories.load.status === 'loading' && (
+        <div className="ac-create-loading" aria-busy="true" data-testid="create-loading">
+          <div className="skeleton ac-card-skeleton" />
+          <div className="skeleton ac-card-skeleton" />
+          <div className="skeleton ac-card-skeleton" />
+        </div>
+      )}
+      {categories.load.status === 'failed' && (
+        <div className="card st-inline-error" role="alert">
+          <span>{categories.load.message}</span>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void categories.reload()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      )}
+      {categories.load.status === 'ready' && (
+        <CreateAccountForm
+          categories={categories.load.data}
+          busy={busy}
+          error={error}
+          onConfirm={(choice) => void confirm(choice)}
+        />
+      )}
       <p className="pc-back">
-        <Link to={paths.personalCenter(lang, 'account')}>{t('pc.create.back')}</Link>
+        <Link to={paths.personalCenter(lang, 'account')}>
+          <Icon name="arrowLeft" size={16} />
+          {t('pc.create.back')}
+        </Link>
       </p>
-    </>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { activeSection, PERSONAL_CENTER_SECTIONS, paths } from '../../app/paths'
 import { Header } from '../../components/Header';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
+import { TradingProvider } from '../../lib/trading/store';
 
 export const SECTION_ICONS: Record<(typeof PERSONAL_CENTER_SECTIONS)[number], string> = {
   account: 'wallet',
@@ -38,7 +39,10 @@ export function Component() {
           ))}
         </nav>
         <main className="pc-content" id="main">
-          <Outlet />
+          {/* The trader's accounts (spec 3 user state), shared by the sections that show them. */}
+          <TradingProvider>
+            <Outlet />
+          </TradingProvider>
         </main>
       </div>
     </div>
