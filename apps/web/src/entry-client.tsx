@@ -9,6 +9,7 @@ import './features/profile/profile.css';
 import './features/settings/settings.css';
 import './features/auth/auth.css';
 import './features/accounts/accounts.css';
+import './features/history/history.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';

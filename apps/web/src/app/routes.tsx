@@ -193,13 +193,16 @@ export const routes: RouteObject[] = [
               },
             ],
           },
-          ...(['deposit', 'withdrawal', 'history', 'platform', 'financial'] as const).map<RouteObject>(
-            (section) => ({
-              path: section,
-              handle: { titleKey: `pc.menu.${section}`, section },
-              lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
-            }),
-          ),
+          {
+            path: 'history',
+            handle: { titleKey: 'pc.menu.history', section: 'history' },
+            lazy: lazyPage(() => import('../features/history/HistoryPage')),
+          },
+          ...(['deposit', 'withdrawal', 'platform', 'financial'] as const).map<RouteObject>((section) => ({
+            path: section,
+            handle: { titleKey: `pc.menu.${section}`, section },
+            lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
+          })),
           { path: '*', loader: notFound, element: null },
         ],
       },

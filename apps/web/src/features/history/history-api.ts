@@ -1,0 +1,82 @@
+import type { TUnwrapped } from '@broker/contracts/envelope';
+import type { TRouteOutput } from '@broker/contracts/routes';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { callRoute } from '../../lib/api';
+import { useI18n } from '../../lib/i18n';
+import { PAGE_SIZE, type THistoryTab } from './history-filters';
+
+export type TDeal = TRouteOutput<'dealhistory'>['items'][number];
+export type TFinishedOrder = TRouteOutput<'orderhistory'>['items'][number];
+export type TPage<T> = { items: T[]; total: number; page: number; size: number };
+
+export type THistoryLoad =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'failed'; message: string }
+  | { status: 'ready'; tab: 'deals'; data: TPage<TDeal> }
+  | { status: 'ready'; tab: 'orders'; data: TPage<TFinishedOrder> };
+
+export interface THistoryQuery {
+  tab: THistoryTab;
+  accountId: number;
+  from: number;
+  to?: number;
+  symbol: string;
+  page: number;
+}
+
+/** The translated reason of a failed call: the portal's text for the code, else the server's message. */
+function failureText(answer: TUnwrapped<unknown>, t: (key: string) => string) {
+  for (const key of [answer.messageKey, answer.code ? `errors.${answer.code}` : undefined]) {
+    if (key && t(key) !== key) return t(key);
+  }
+  return answer.message || t('errors.network');
+}
+
+/**
+ * One page of closed positions (dealhistory) or finished orders (orderhistory). Only the answer to
+ * the latest query is shown, so a slow answer to an older filter cannot overwrite a newer one.
+ */
+export function useHistory(query: THistoryQuery | null) {
+  const { t, lang } = useI18n();
+  const [load, setLoad] = useState<THistoryLoad>({ status: 'idle' });
+  const latest = useRef(0);
+  const key = query ? JSON.stringify(query) : '';
+
+  const fetchPage = useCallback(async () => {
+    if (!key) return;
+    const q = JSON.parse(key) as THistoryQuery;
+    const request = ++latest.current;
+    setLoad({ status: 'loading' });
+    const input = {
+      account_id: q.accountId,
+      from: q.from,
+      ...(q.to === undefined ? {} : { to: q.to }),
+      ...(q.symbol ? { symbol: q.symbol } : {}),
+      page: q.page,
+      size: PAGE_SIZE,
+    };
+    if (q.tab === 'deals') {
+      const answer = await callRoute('dealhistory', input, lang);
+      if (request !== latest.current) return;
+      setLoad(
+        answer.succeed && answer.Data
+          ? { status: 'ready', tab: 'deals', data: answer.Data }
+          : { status: 'failed', message: failureText(answer, t) },
+      );
+    } else {
+      const answer = await callRoute('orderhistory', input, lang);
+      if (request !== latest.current) return;
+      setLoad(
+        answer.succeed && answer.Data
+          ? { status: 'ready', tab: 'orders', data: answer.Data }
+          : { status: 'failed', message: failureText(answer, t) },
+      );
+    }
+  }, [key, lang, t]);
+
+  useEffect(() => {
+    void fetchPage();
+  }, [fetchPage]);
+  return { load, reload: fetchPage };
+}
