@@ -1650,7 +1650,6 @@ export class TradingEngine {
     return o === undefined ? undefined : this.orderView(o);
   }
 
-  /** The quote after markup, or undefined before the first tick. */
   /**
    * What opening `volume` of `symbol` on `side` would cost now (the order ticket's preview):
    * margin and commission in the account currency and the fill price, or the reason it would be
@@ -1675,6 +1674,7 @@ export class TradingEngine {
     return { margin: costs.margin, commission: costs.commission, price };
   }
 
+  /** The quote after markup, or undefined before the first tick. */
   quote(symbol: string): { bid: number; ask: number; time: number } | undefined {
     const s = this.symbols.get(symbol);
     return s?.hasQuote ? { bid: s.bid, ask: s.ask, time: s.time } : undefined;

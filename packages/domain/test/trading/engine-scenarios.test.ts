@@ -761,3 +761,20 @@ describe('modifying pending orders', () => {
     expect(h.engine.checkInvariants()).toEqual([]);
   });
 });
+
+describe('order ticket preview', () => {
+  it('quotes margin, commission and fill price without changing anything', () => {
+    const h = fundedHarness(1_000_000, { EURUSD: { commissionPerLotMinor: 350 } });
+    const before = h.engine.snapshot();
+    expect(h.engine.previewOpen(1, 'EURUSD', 'buy', 100)).toEqual({
+      margin: 108_430,
+      commission: 350,
+      price: 108_430,
+    });
+    expect(h.engine.previewOpen(1, 'EURUSD', 'sell', 100)).toMatchObject({ price: 108_420 });
+    expect(h.engine.previewOpen(1, 'EURUSD', 'buy', 0)).toEqual({ error: 'INVALID_VOLUME' });
+    expect(h.engine.previewOpen(1, 'AUDUSD', 'buy', 100)).toEqual({ error: 'NO_PRICE' });
+    expect(h.engine.previewOpen(9, 'EURUSD', 'buy', 100)).toEqual({ error: 'ACCOUNT_NOT_FOUND' });
+    expect(h.engine.snapshot()).toEqual(before);
+  });
+});
