@@ -177,7 +177,7 @@ export function AccountDetails({
       )}
 
       <p className="ac-mode-note" data-testid="account-mode-note">
-        <Icon name="alert" size={16} />
+        <Icon name="bolt" size={16} />
         <span>
           <strong>{t(tradeTypeKey(account.trade_type))}</strong>{' '}
           {t(account.trade_type === 1 ? 'accounts.mode.1.text' : 'accounts.mode.2.text')}

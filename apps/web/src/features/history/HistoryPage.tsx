@@ -34,8 +34,8 @@ export function Component() {
   useEffect(() => setNow(Date.now()), []);
 
   const { state } = trading;
-  const accountId = filters.account ?? (state.accountId || null);
-  const account = state.accounts.find((a) => a.account_id === accountId) ?? null;
+  // An account in the address that is no longer the trader's falls back to the current one.
+  const account = state.accounts.find((a) => a.account_id === filters.account) ?? state.current;
   const period = now === null ? null : periodOf(filters, now);
   const { load, reload } = useHistory(
     account && period
@@ -162,7 +162,7 @@ export function Component() {
         </div>
 
         <div id="hi-tabpanel" role="tabpanel" aria-labelledby={`hi-tab-${filters.tab}`}>
-          {(load.status === 'idle' || load.status === 'loading') && (
+          {(load.status === 'loading' || (load.status === 'idle' && now === null)) && (
             <div className="hi-skeleton" aria-busy="true" data-testid="history-loading">
               {Array.from({ length: 5 }, (_, i) => (
                 <div key={i} className="skeleton" />

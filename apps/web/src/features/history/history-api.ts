@@ -44,9 +44,12 @@ export function useHistory(query: THistoryQuery | null) {
   const key = query ? JSON.stringify(query) : '';
 
   const fetchPage = useCallback(async () => {
-    if (!key) return;
-    const q = JSON.parse(key) as THistoryQuery;
     const request = ++latest.current;
+    if (!key) {
+      setLoad({ status: 'idle' });
+      return;
+    }
+    const q = JSON.parse(key) as THistoryQuery;
     setLoad({ status: 'loading' });
     const input = {
       account_id: q.accountId,
