@@ -1732,6 +1732,13 @@ export class TradingEngine {
    */
   checkInvariants(): string[] {
     const problems: string[] = [];
+    const inBooks = new Set<string>();
+    for (const sym of this.symbols.values())
+      sym.triggers.books.forEach((book, b) => {
+        for (const [key, id] of book.entries()) inBooks.add(`${sym.terms.symbol}:${b}:${key}:${id}`);
+      });
+    const bookHas = (sym: SymbolState, book: TBook, price: number, id: number) =>
+      inBooks.has(`${sym.terms.symbol}:${book}:${book === 0 || book === 2 ? price : -price}:${id}`);
     let expectedTriggers = 0;
     for (const a of this.accounts.values()) {
       let floating = 0;
@@ -1756,9 +1763,9 @@ export class TradingEngine {
         const tp = p.takeProfit !== null;
         const sl = p.stopLoss !== null;
         expectedTriggers += (tp ? 1 : 0) + (sl ? 1 : 0);
-        if (tp && !this.bookHas(p.sym, takeProfitBook(p.side), p.takeProfit!, triggerId(p.ticket, 0)))
+        if (tp && !bookHas(p.sym, takeProfitBook(p.side), p.takeProfit!, triggerId(p.ticket, 0)))
           problems.push(`position ${p.ticket} take-profit missing`);
-        if (sl && !this.bookHas(p.sym, stopLossBook(p.side), p.stopLoss!, triggerId(p.ticket, 1)))
+        if (sl && !bookHas(p.sym, stopLossBook(p.side), p.stopLoss!, triggerId(p.ticket, 1)))
           problems.push(`position ${p.ticket} stop-loss missing`);
       });
       if (floating !== this.floatingOf(a))
@@ -1774,7 +1781,7 @@ export class TradingEngine {
       for (const o of a.orders) {
         expectedTriggers++;
         const t = this.orderTrigger(o);
-        if (!this.bookHas(o.sym, t.book, t.price, triggerId(o.ticket, t.kind)))
+        if (!bookHas(o.sym, t.book, t.price, triggerId(o.ticket, t.kind)))
           problems.push(`order ${o.ticket} trigger missing`);
       }
     }
@@ -1784,11 +1791,6 @@ export class TradingEngine {
     if (this.counts.triggers !== expectedTriggers)
       problems.push(`books hold ${this.counts.triggers} triggers, expected ${expectedTriggers}`);
     return problems;
-  }
-
-  private bookHas(sym: SymbolState, book: TBook, price: number, id: number): boolean {
-    const key = book === 0 || book === 2 ? price : -price;
-    return sym.triggers.books[book].entries().some(([k, i]) => k === key && i === id);
   }
 
   // ---------------------------------------------------------------- snapshot

@@ -96,13 +96,28 @@ export function mulMulDiv(
   return toSafeNumber(bigDivide(BigInt(a) * BigInt(b) * BigInt(c), BigInt(d) * BigInt(e), rounding));
 }
 
-/** Product of `nums` over product of `dens`, rounded once; for the colder paths with many factors. */
+/**
+ * Product of `nums` over product of `dens`, rounded once: on numbers while every partial product is
+ * safe (a product past 2^53 always shows as one, since rounding is monotonic), on BigInt otherwise.
+ */
 export function ratio(nums: readonly number[], dens: readonly number[], rounding: TRounding): number {
-  let n = 1n;
-  for (const x of nums) n *= BigInt(x);
-  let d = 1n;
-  for (const x of dens) d *= BigInt(x);
-  return toSafeNumber(bigDivide(n, d, rounding));
+  let n = 1;
+  let d = 1;
+  let safe = true;
+  for (let i = 0; safe && i < nums.length; i++) {
+    n *= nums[i]!;
+    safe = isSafe(n);
+  }
+  for (let i = 0; safe && i < dens.length; i++) {
+    d *= dens[i]!;
+    safe = isSafe(d);
+  }
+  if (safe) return divide(n, d, rounding);
+  let bigN = 1n;
+  for (const x of nums) bigN *= BigInt(x);
+  let bigD = 1n;
+  for (const x of dens) bigD *= BigInt(x);
+  return toSafeNumber(bigDivide(bigN, bigD, rounding));
 }
 
 export function gcd(a: number, b: number): number {
