@@ -82,7 +82,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
   const mailCatcher = config.SMTP_URL ? null : new MailCatcher();
   const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
-  const engine = new EngineHost(database.db, market, undefined, (error, message) =>
+  const engine = new EngineHost(database, market, undefined, (error, message) =>
     app.log.error({ err: error }, message),
   );
   const oidcSandbox = config.OIDC_SANDBOX_PORT === 'off' ? null : new OidcSandbox();

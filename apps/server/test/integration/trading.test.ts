@@ -4,10 +4,10 @@ import { startTestServer, type TTestServer } from '../helpers';
 import { Trader } from '../trader';
 
 let server: TTestServer;
-let time = Date.now();
-/** Pushes a BTCUSDT quote (2 digits) through the market service, as the feed would. */
+let time = 0;
+/** Pushes a BTCUSDT quote (2 digits) through the market service, as the feed would, at the real time. */
 function tick(bid: number, ask = bid + 25) {
-  time += 1000;
+  time = Math.max(time + 1, Date.now());
   server.app.services.market.onTick({
     symbol: 'BTCUSDT',
     time,
@@ -153,7 +153,7 @@ describe('trading through the API', () => {
     expect(Number(stored.balance)).toBe(10_000_000 + 9850 + (68010 - 66495) * 5);
 
     // A second engine built from the database alone has the same state.
-    const rebuilt = new EngineHost(db, null);
+    const rebuilt = new EngineHost(server.app.services.database, null);
     await rebuilt.start();
     expect(rebuilt.core.account(accountId)?.balance).toBe(
       server.app.services.engine.core.account(accountId)?.balance,
@@ -195,6 +195,40 @@ describe('trading through the API', () => {
     expect(forged.body.errorCode).toBe(-3014);
     const changed = await trader.call('/api/v1/order/send', { ...body, volume: '0.03' });
     expect(changed.body.errorCode).toBe(-3013);
+  });
+
+  it('charges swap once per rollover day, as double-entry postings', async () => {
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const engine = server.app.services.engine;
+    // Forex trades on weekdays only: this position is opened at a Wednesday noon, whatever today is.
+    const noon = Date.parse('2026-11-25T12:00:00Z');
+    server.app.services.market.onTick({ symbol: 'EURUSD', time: Date.now(), bid: 108500, ask: 108512 });
+    const opened = await engine.submit({
+      type: 'open_market',
+      clientKey: 'swap-test-open',
+      time: noon,
+      accountId,
+      symbol: 'EURUSD',
+      side: 'buy',
+      volume: 100,
+    });
+    expect(opened.ok).toBe(true);
+    const wednesday = Date.parse('2026-11-25T22:00:00Z');
+    await engine.rollover(wednesday);
+    await engine.rollover(wednesday); // the same day again: nothing more
+    const db = server.app.services.database.db;
+    const swaps = await db
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'swap')
+      .execute();
+    // One transaction: the trader's leg and the broker's swap account, summing to zero.
+    expect(new Set(swaps.map((s) => String(s.tx_id))).size).toBe(1);
+    expect(swaps.reduce((sum, s) => sum + Number(s.amount), 0)).toBe(0);
+    const position = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data[0];
+    expect(position.swap).not.toBe('0.00');
   });
 
   it('needs the trade token, keeps accounts private, and checks volume and margin', async () => {

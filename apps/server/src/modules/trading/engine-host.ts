@@ -9,16 +9,20 @@ import {
 } from '@broker/domain/trading/engine-core';
 import { compileInstrument } from '@broker/domain/trading/instrument-terms';
 import { sql } from 'kysely';
-import type { TDb } from '../../db/database';
+import type { TDatabase } from '../../db/database';
 import type { TTick } from '../market/feed/types';
 import type { MarketService } from '../market/market-service';
 import {
-  captureStates,
+  captureBatchItem,
   loadSnapshot,
   persistBatch,
   type TAccountOwner,
   type TBatchItem,
+  type TShadow,
 } from './persistence';
+
+/** Daily swap charge time (architecture: 22:00 UTC, the usual forex rollover). */
+const ROLLOVER_HOUR_UTC = 22;
 
 /** Most items written by one transaction; more wait for the next one. */
 const MAX_BATCH = 512;
@@ -45,6 +49,7 @@ export const idempotencyKey = (command: TCommand) =>
  */
 export class EngineHost {
   private engine: TradingEngine;
+  private shadow: TShadow = { positions: new Map(), orders: new Map() };
   private readonly waiting: TWaiter[] = [];
   private flushing: Promise<void> | null = null;
   /** Results by idempotency key, including those still being committed. */
@@ -58,10 +63,10 @@ export class EngineHost {
   private readonly byUser = new Map<string, number[]>();
   /** Account-creation idempotency: client key to the account it made. */
   private readonly createdByKey = new Map<string, number>();
-  readonly stats = { batches: 0, items: 0, largestBatch: 0, tickEvents: 0, failures: 0 };
+  readonly stats = { batches: 0, items: 0, largestBatch: 0, tickEvents: 0, failures: 0, commitMs: 0 };
 
   constructor(
-    private readonly db: TDb,
+    private readonly database: TDatabase,
     private readonly market: MarketService | null,
     config?: TEngineConfig,
     private readonly log: (error: unknown, message: string) => void = (error, message) =>
@@ -94,7 +99,9 @@ export class EngineHost {
   }
 
   async nextAccountId(): Promise<number> {
-    const { rows } = await sql<{ id: string }>`select nextval('trading_account_ids') as id`.execute(this.db);
+    const { rows } = await sql<{ id: string }>`select nextval('trading_account_ids') as id`.execute(
+      this.database.db,
+    );
     return Number(rows[0]?.id);
   }
 
@@ -106,16 +113,48 @@ export class EngineHost {
     this.byUser.set(key, list);
   }
 
-  /** Loads the durable state and starts following the price feed. */
-  async start(): Promise<void> {
+  /** Loads the durable state, starts following the price feed and schedules the daily rollover. */
+  async start(options: { rollover?: boolean } = {}): Promise<void> {
     await this.reload();
     if (this.market) this.unsubscribe = this.market.onAcceptedTick((tick) => this.onTick(tick));
+    if (options.rollover !== false && this.market) this.scheduleRollover();
   }
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    if (this.rolloverTimer) clearTimeout(this.rolloverTimer);
+    this.rolloverTimer = null;
     await this.idle();
+  }
+
+  private rolloverTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Swap is charged at 22:00 UTC each day, once: the command's key is the date, so a restart
+   * never charges twice, and a server that was down at 22:00 catches up when it starts.
+   */
+  private scheduleRollover(now = Date.now()) {
+    const day = new Date(now);
+    const today = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), ROLLOVER_HOUR_UTC);
+    if (now >= today) void this.rollover(today);
+    const next = now >= today ? today + 86_400_000 : today;
+    this.rolloverTimer = setTimeout(() => {
+      void this.rollover(next);
+      this.scheduleRollover(Date.now() + 1);
+    }, next - now);
+    this.rolloverTimer.unref();
+  }
+
+  async rollover(at: number) {
+    const key = `rollover:${new Date(at).toISOString().slice(0, 10)}`;
+    const result = await this.submit({ type: 'rollover', clientKey: key, time: at }).catch(
+      (error: unknown) => {
+        this.log(error, 'trading engine: rollover failed');
+        return null;
+      },
+    );
+    return result;
   }
 
   /** Waits until everything accepted so far is committed. */
@@ -124,8 +163,12 @@ export class EngineHost {
   }
 
   private async reload() {
-    const snapshot = await loadSnapshot(this.db);
+    const snapshot = await loadSnapshot(this.database.db);
     this.engine = TradingEngine.restore(snapshot, this.config);
+    this.shadow = {
+      positions: new Map(snapshot.positions.map((p) => [p.positionId, p])),
+      orders: new Map(snapshot.orders.map((o) => [o.orderId, o])),
+    };
     this.results.clear();
     this.createdByKey.clear();
     for (const entry of snapshot.idempotency) {
@@ -135,7 +178,7 @@ export class EngineHost {
     }
     this.owners.clear();
     this.byUser.clear();
-    const owners = await this.db
+    const owners = await this.database.db
       .selectFrom('trading_accounts')
       .select(['id', 'tenant_id', 'user_id', 'created_at'])
       .orderBy('id')
@@ -182,8 +225,7 @@ export class EngineHost {
       this.createdByKey.set(command.clientKey, owner.accountId);
     }
     const item: TBatchItem = {
-      events: result.events,
-      states: captureStates(this.engine, result.events),
+      ...captureBatchItem(this.engine, this.shadow, result.events),
       ...(owner ? { owner } : {}),
       idempotency: { key, fingerprint: this.engine.fingerprintOf(command), result },
     };
@@ -201,7 +243,7 @@ export class EngineHost {
     const events = this.engine.onTick(tick.symbol, tick.bid, tick.ask, tick.time);
     if (events.length === 0) return;
     this.stats.tickEvents += events.length;
-    const item: TBatchItem = { events, states: captureStates(this.engine, events) };
+    const item: TBatchItem = captureBatchItem(this.engine, this.shadow, events);
     this.enqueue(item).then(
       () => this.publish(events),
       () => undefined,
@@ -232,11 +274,13 @@ export class EngineHost {
     await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_BATCH);
+      const t0 = performance.now();
       try {
         await persistBatch(
-          this.db,
+          this.database,
           batch.map((w) => w.item),
         );
+        this.stats.commitMs += performance.now() - t0;
         this.stats.batches++;
         this.stats.items += batch.length;
         this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);

@@ -8,11 +8,8 @@ import type {
   TradingEngine,
 } from '@broker/domain/trading/engine-core';
 import type { TPendingType, TRestrictions, TSide } from '@broker/domain/trading/orders';
-import { sql, type Transaction } from 'kysely';
-import type { TDb } from '../../db/database';
-import type { TDatabaseSchema } from '../../db/schema';
-
-type TTrx = Transaction<TDatabaseSchema>;
+import { type CompiledQuery, sql } from 'kysely';
+import type { TDatabase, TDb } from '../../db/database';
 
 /** A new account's owner, written with the account's first row. */
 export interface TAccountOwner {
@@ -31,12 +28,68 @@ export interface TAccountState {
   orders: Map<number, TOrderView | null>;
 }
 
-/** What one accepted command or trigger-firing tick leaves to persist. */
+type TDealRow = {
+  position_id: number;
+  account_id: number;
+  symbol: string;
+  side: string;
+  volume: number;
+  open_price: number;
+  close_price: number;
+  open_time: number;
+  close_time: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  reason: number;
+};
+type TFinishedOrderRow = {
+  id: number;
+  account_id: number;
+  symbol: string;
+  order_type: string;
+  volume: number;
+  price: number;
+  limit_price: number | null;
+  take_profit: number | null;
+  stop_loss: number | null;
+  placed_time: number;
+  done_time: number;
+  status: 'filled' | 'cancelled';
+  cancel_reason: string | null;
+  position_id: number | null;
+  fill_price: number | null;
+};
+type TLedgerRow = {
+  tx_id: number;
+  account_id: number;
+  ledger_account: string;
+  amount: number;
+  kind: string;
+  currency: string;
+  position_id: number | null;
+  balance_after: number;
+  created_at: number;
+};
+
+/** What one accepted command or trigger-firing tick leaves to persist, all computed in the writer. */
 export interface TBatchItem {
   events: readonly TEngineEvent[];
   states: Map<number, TAccountState>;
+  deals: TDealRow[];
+  finished: TFinishedOrderRow[];
+  ledger: TLedgerRow[];
   owner?: TAccountOwner;
   idempotency?: { key: string; fingerprint: string; result: unknown };
+}
+
+/**
+ * The last written form of every open position and pending order, so history rows can be made
+ * without reading the database (a closed position or a filled order is gone from the engine).
+ */
+export interface TShadow {
+  positions: Map<number, TPositionRow>;
+  orders: Map<number, TOrderView>;
 }
 
 const n = (value: string | number | null): number | null => (value === null ? null : Number(value));
@@ -47,12 +100,20 @@ function accountOf(event: TEngineEvent): number {
   return event.order.accountId;
 }
 
-/** Copies the changed state (synchronously, in the writer), so later commands cannot leak in. */
-export function captureStates(
+/**
+ * Turns a command's or tick's events into rows, synchronously in the writer so later commands
+ * cannot leak in: changed account rows, positions and orders, deals, finished orders and ledger
+ * postings. Updates the shadow.
+ */
+export function captureBatchItem(
   engine: TradingEngine,
+  shadow: TShadow,
   events: readonly TEngineEvent[],
-): Map<number, TAccountState> {
+): Omit<TBatchItem, 'owner' | 'idempotency'> {
   const states = new Map<number, TAccountState>();
+  const deals: TDealRow[] = [];
+  const finished: TFinishedOrderRow[] = [];
+  const ledger: TLedgerRow[] = [];
   const stateOf = (accountId: number) => {
     let state = states.get(accountId);
     if (!state) {
@@ -67,48 +128,180 @@ export function captureStates(
     }
     return state;
   };
-  const position = (id: number) => {
+  const position = (id: number): TPositionRow | null => {
     const view = engine.position(id);
     if (!view) return null;
     const { profit: _profit, ...row } = view;
     return row;
+  };
+  const touchPosition = (state: TAccountState, id: number) => {
+    const row = position(id);
+    state.positions.set(id, row);
+    if (row) shadow.positions.set(id, row);
+  };
+  const touchOrder = (state: TAccountState, id: number) => {
+    const row = engine.order(id) ?? null;
+    state.orders.set(id, row);
+    if (row) shadow.orders.set(id, row);
   };
   for (const event of events) {
     const state = stateOf(accountOf(event));
     if (!state) continue;
     switch (event.type) {
       case 'position_opened':
-        state.positions.set(event.position.positionId, position(event.position.positionId));
+        touchPosition(state, event.position.positionId);
         break;
       case 'position_modified':
-      case 'position_closed':
-        state.positions.set(event.positionId, position(event.positionId));
+        touchPosition(state, event.positionId);
         break;
+      case 'position_closed': {
+        const before = shadow.positions.get(event.positionId);
+        const full = event.remainingVolume === 0;
+        deals.push({
+          position_id: event.positionId,
+          account_id: event.accountId,
+          symbol: event.symbol,
+          side: event.side,
+          volume: event.volume,
+          open_price: event.openPrice,
+          close_price: event.closePrice,
+          open_time: before?.openTime ?? event.time,
+          close_time: event.time,
+          profit: event.profit,
+          // Swap and commission are charged to the balance as they happen; the deal that ends the
+          // position carries the position's totals.
+          swap: full ? (before?.swap ?? 0) : 0,
+          commission: full ? (before?.commission ?? 0) : 0,
+          reason: event.reason,
+        });
+        touchPosition(state, event.positionId);
+        if (full) shadow.positions.delete(event.positionId);
+        break;
+      }
       case 'ledger':
-        if (event.positionId !== null) state.positions.set(event.positionId, position(event.positionId));
+        for (const posting of event.postings)
+          ledger.push({
+            tx_id: event.txId,
+            account_id: event.accountId,
+            ledger_account: posting.ledgerAccount,
+            amount: posting.amount,
+            kind: event.kind,
+            currency: event.currency,
+            position_id: event.positionId,
+            balance_after: event.balanceAfter,
+            created_at: event.time,
+          });
+        if (event.positionId !== null && engine.position(event.positionId))
+          touchPosition(state, event.positionId);
         break;
       case 'order_placed':
       case 'order_modified':
-        state.orders.set(event.order.orderId, engine.order(event.order.orderId) ?? null);
+        touchOrder(state, event.order.orderId);
         break;
       case 'order_activated':
-      case 'order_filled':
-      case 'order_cancelled':
-        state.orders.set(event.orderId, engine.order(event.orderId) ?? null);
+        touchOrder(state, event.orderId);
         break;
+      case 'order_filled':
+      case 'order_cancelled': {
+        const order = shadow.orders.get(event.orderId);
+        if (order)
+          finished.push({
+            id: event.orderId,
+            account_id: event.accountId,
+            symbol: order.symbol,
+            order_type: order.type,
+            volume: order.volume,
+            price: order.price,
+            limit_price: order.limitPrice,
+            take_profit: order.takeProfit,
+            stop_loss: order.stopLoss,
+            placed_time: order.time,
+            done_time: event.time,
+            status: event.type === 'order_filled' ? 'filled' : 'cancelled',
+            cancel_reason: event.type === 'order_cancelled' ? event.reason : null,
+            position_id: event.type === 'order_filled' ? event.positionId : null,
+            fill_price: event.type === 'order_filled' ? event.price : null,
+          });
+        state.orders.set(event.orderId, null);
+        shadow.orders.delete(event.orderId);
+        break;
+      }
       default:
         break;
     }
   }
-  return states;
+  return { events, states, deals, finished, ledger };
+}
+
+/** A SQL literal of a parameter: integers, booleans, null and strings only (never floats). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not a safe integer: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'string') {
+    if (value.includes('\0')) throw new Error('NUL in SQL text');
+    return `'${value.replace(/'/g, "''")}'`;
+  }
+  throw new Error(`unsupported SQL parameter: ${typeof value}`);
+}
+
+/** A compiled query with its parameters written in, for one multi-statement round trip. */
+function inline(query: CompiledQuery): string {
+  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.parameters[Number(n) - 1]));
 }
 
 /**
- * Writes one group of accepted commands and ticks in one transaction: history (deals, finished
- * orders), ledger postings, idempotency results, then the current state of every account the group
- * touched (account row, its open positions and pending orders), and the ticket counters.
+ * Writes one group of accepted commands and ticks as ONE multi-statement query: PostgreSQL (and
+ * PGlite) run the statements of a simple query as a single implicit transaction, all or nothing,
+ * in one round trip. The statements: new accounts, deals, finished orders, ledger postings,
+ * idempotency results, then every changed account row (one update), position and pending order
+ * (one delete and one upsert each).
  */
-export async function persistBatch(db: TDb, items: readonly TBatchItem[]): Promise<void> {
+export async function persistBatch(database: TDatabase, items: readonly TBatchItem[]): Promise<void> {
+  const db = database.db;
+  const statements: CompiledQuery[] = [];
+  for (const item of items) {
+    const state = item.owner ? item.states.get(item.owner.accountId) : undefined;
+    if (item.owner && state)
+      statements.push(
+        db
+          .insertInto('trading_accounts')
+          .values({
+            id: item.owner.accountId,
+            tenant_id: item.owner.tenantId,
+            user_id: item.owner.userId,
+            ...accountColumns(state.row),
+          })
+          .compile(),
+      );
+  }
+  const deals = items.flatMap((i) => i.deals);
+  if (deals.length > 0) statements.push(db.insertInto('deals').values(deals).compile());
+  const finished = items.flatMap((i) => i.finished);
+  if (finished.length > 0)
+    statements.push(
+      db
+        .insertInto('order_history')
+        .values(finished)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .compile(),
+    );
+  const ledger = items.flatMap((i) => i.ledger);
+  if (ledger.length > 0) statements.push(db.insertInto('ledger_entries').values(ledger).compile());
+  const results = items.flatMap((i) => (i.idempotency ? [i.idempotency] : []));
+  if (results.length > 0)
+    statements.push(
+      db
+        .insertInto('engine_idempotency')
+        .values(
+          results.map((r) => ({ key: r.key, fingerprint: r.fingerprint, result: JSON.stringify(r.result) })),
+        )
+        .onConflict((oc) => oc.column('key').doNothing())
+        .compile(),
+    );
   // Later captures win: the account row and each position or order as last seen in the group.
   const latest = new Map<number, TAccountState>();
   for (const item of items)
@@ -126,94 +319,86 @@ export async function persistBatch(db: TDb, items: readonly TBatchItem[]): Promi
       for (const [k, v] of state.positions) merged.positions.set(k, v);
       for (const [k, v] of state.orders) merged.orders.set(k, v);
     }
-  await db.transaction().execute(async (trx) => {
-    for (const item of items) {
-      const state = item.owner ? item.states.get(item.owner.accountId) : undefined;
-      if (item.owner && state) await insertAccount(trx, item.owner, state.row);
-    }
-    const openedHere = new Map<number, { openTime: number }>();
-    const deals: Parameters<typeof insertDeals>[1] = [];
-    const ledger: TDatabaseSchema['ledger_entries'][] = [];
-    const finished: TDatabaseSchema['order_history'][] = [];
-    for (const item of items) {
-      for (const event of item.events) {
-        switch (event.type) {
-          case 'position_opened':
-            openedHere.set(event.position.positionId, { openTime: event.position.openTime });
-            break;
-          case 'position_closed':
-            deals.push({ event, openTime: openedHere.get(event.positionId)?.openTime ?? null });
-            break;
-          case 'order_filled':
-          case 'order_cancelled':
-            finished.push({
-              id: event.orderId,
-              account_id: event.accountId,
-              // Filled in below from the stored order row.
-              symbol: '',
-              order_type: '',
-              volume: 0,
-              price: 0,
-              limit_price: null,
-              take_profit: null,
-              stop_loss: null,
-              placed_time: 0,
-              done_time: event.time,
-              status: event.type === 'order_filled' ? 'filled' : 'cancelled',
-              cancel_reason: event.type === 'order_cancelled' ? event.reason : null,
-              position_id: event.type === 'order_filled' ? event.positionId : null,
-              fill_price: event.type === 'order_filled' ? event.price : null,
-            } as unknown as TDatabaseSchema['order_history']);
-            break;
-          case 'ledger':
-            for (const posting of event.postings)
-              ledger.push({
-                tx_id: event.txId,
-                account_id: event.accountId,
-                ledger_account: posting.ledgerAccount,
-                amount: posting.amount,
-                kind: event.kind,
-                currency: event.currency,
-                position_id: event.positionId,
-                balance_after: event.balanceAfter,
-                created_at: event.time,
-              } as unknown as TDatabaseSchema['ledger_entries']);
-            break;
-          default:
-            break;
-        }
-      }
-    }
-    await insertDeals(trx, deals, items);
-    await insertFinishedOrders(trx, finished, items);
-    if (ledger.length > 0)
-      await trx
-        .insertInto('ledger_entries')
-        .values(ledger as never)
-        .execute();
-    const results = items.flatMap((i) => (i.idempotency ? [i.idempotency] : []));
-    if (results.length > 0)
-      await trx
-        .insertInto('engine_idempotency')
-        .values(
-          results.map((r) => ({ key: r.key, fingerprint: r.fingerprint, result: JSON.stringify(r.result) })),
-        )
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-    for (const [accountId, state] of latest) await syncAccount(trx, accountId, state);
-  });
+  statements.push(...syncStatements(db, latest));
+  if (statements.length === 0) return;
+  await database.exec(statements.map(inline).join(';\n'));
 }
 
-async function insertAccount(trx: TTrx, owner: TAccountOwner, view: TAccountRow) {
-  await trx
-    .insertInto('trading_accounts')
-    .values({
-      id: owner.accountId,
-      tenant_id: owner.tenantId,
-      user_id: owner.userId,
-      ...accountColumns(view),
-    })
-    .execute();
+/** The account rows (one update), positions and orders (a delete and an upsert each) of a group. */
+function syncStatements(db: TDb, states: Map<number, TAccountState>): CompiledQuery[] {
+  if (states.size === 0) return [];
+  const statements: CompiledQuery[] = [];
+  const rows = [...states.values()].map((s) => s.row);
+  statements.push(
+    sql`
+    update trading_accounts as t set
+      balance = v.balance, follow_equity = v.follow_equity, strategy_equity = v.strategy_equity,
+      init_money = v.init_money, total_in = v.total_in, total_out = v.total_out,
+      margin_call_bp = v.margin_call_bp, stop_out_bp = v.stop_out_bp, margin_call = v.margin_call,
+      negative_balance_protection = v.nbp, restrictions = v.restrictions, closed = v.closed,
+      leverage = v.leverage, trade_type = v.trade_type, updated_at = now()
+    from (values ${sql.join(
+      rows.map(
+        (r) =>
+          sql`(${r.accountId}::bigint, ${r.balance}::bigint, ${r.followEquity}::bigint, ${r.strategyEquity}::bigint,
+               ${r.initMoney}::bigint, ${r.totalInAmount}::bigint, ${r.totalOutAmount}::bigint,
+               ${r.marginCallBp}::integer, ${r.stopOutBp}::integer, ${r.marginCall}::boolean,
+               ${r.negativeBalanceProtection}::boolean, ${JSON.stringify(r.restrictions)}::jsonb,
+               ${r.closed}::boolean, ${r.leverage}::integer, ${r.tradeType}::smallint)`,
+      ),
+    )}) as v(id, balance, follow_equity, strategy_equity, init_money, total_in, total_out,
+             margin_call_bp, stop_out_bp, margin_call, nbp, restrictions, closed, leverage, trade_type)
+    where t.id = v.id`.compile(db),
+  );
+  const positions: TPositionRow[] = [];
+  const closed: number[] = [];
+  const orders: TOrderView[] = [];
+  const done: number[] = [];
+  for (const state of states.values()) {
+    for (const [id, p] of state.positions)
+      if (p) positions.push(p);
+      else closed.push(id);
+    for (const [id, o] of state.orders)
+      if (o) orders.push(o);
+      else done.push(id);
+  }
+  if (closed.length > 0) statements.push(db.deleteFrom('positions').where('id', 'in', closed).compile());
+  if (positions.length > 0)
+    statements.push(
+      db
+        .insertInto('positions')
+        .values(positions.map(positionColumns))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            volume: eb.ref('excluded.volume'),
+            take_profit: eb.ref('excluded.take_profit'),
+            stop_loss: eb.ref('excluded.stop_loss'),
+            margin: eb.ref('excluded.margin'),
+            swap: eb.ref('excluded.swap'),
+            commission: eb.ref('excluded.commission'),
+          })),
+        )
+        .compile(),
+    );
+  if (done.length > 0) statements.push(db.deleteFrom('pending_orders').where('id', 'in', done).compile());
+  if (orders.length > 0)
+    statements.push(
+      db
+        .insertInto('pending_orders')
+        .values(orders.map(orderColumns))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            volume: eb.ref('excluded.volume'),
+            price: eb.ref('excluded.price'),
+            limit_price: eb.ref('excluded.limit_price'),
+            activated: eb.ref('excluded.activated'),
+            take_profit: eb.ref('excluded.take_profit'),
+            stop_loss: eb.ref('excluded.stop_loss'),
+          })),
+        )
+        .compile(),
+    );
+  return statements;
 }
 
 function accountColumns(view: TAccountRow) {
@@ -235,137 +420,6 @@ function accountColumns(view: TAccountRow) {
     restrictions: JSON.stringify(view.restrictions),
     closed: view.closed,
   };
-}
-
-async function insertDeals(
-  trx: TTrx,
-  deals: Array<{ event: Extract<TEngineEvent, { type: 'position_closed' }>; openTime: number | null }>,
-  _items: readonly TBatchItem[],
-) {
-  if (deals.length === 0) return;
-  const ids = [...new Set(deals.map((d) => d.event.positionId))];
-  const stored = new Map(
-    (
-      await trx
-        .selectFrom('positions')
-        .select(['id', 'open_time', 'swap', 'commission'])
-        .where('id', 'in', ids)
-        .execute()
-    ).map((r) => [Number(r.id), r]),
-  );
-  await trx
-    .insertInto('deals')
-    .values(
-      deals.map(({ event, openTime }) => {
-        const row = stored.get(event.positionId);
-        const full = event.remainingVolume === 0;
-        return {
-          position_id: event.positionId,
-          account_id: event.accountId,
-          symbol: event.symbol,
-          side: event.side,
-          volume: event.volume,
-          open_price: event.openPrice,
-          close_price: event.closePrice,
-          open_time: row ? Number(row.open_time) : (openTime ?? event.time),
-          close_time: event.time,
-          profit: event.profit,
-          // Swap and commission are charged to the balance as they happen; the deal that ends the
-          // position carries the position's totals.
-          swap: full && row ? Number(row.swap) : 0,
-          commission: full && row ? Number(row.commission) : 0,
-          reason: event.reason,
-        };
-      }),
-    )
-    .execute();
-}
-
-async function insertFinishedOrders(
-  trx: TTrx,
-  finished: TDatabaseSchema['order_history'][],
-  items: readonly TBatchItem[],
-) {
-  if (finished.length === 0) return;
-  // Orders placed in this same group are not stored yet: take their fields from the events.
-  const placedHere = new Map<number, TOrderView>();
-  for (const item of items)
-    for (const event of item.events)
-      if (event.type === 'order_placed' || event.type === 'order_modified')
-        placedHere.set(event.order.orderId, event.order);
-  const ids = finished.map((f) => Number(f.id));
-  const stored = new Map(
-    (await trx.selectFrom('pending_orders').selectAll().where('id', 'in', ids).execute()).map((r) => [
-      Number(r.id),
-      r,
-    ]),
-  );
-  const rows = finished.map((f) => {
-    const id = Number(f.id);
-    const row = stored.get(id);
-    const view = placedHere.get(id);
-    return {
-      ...(f as unknown as Record<string, unknown>),
-      symbol: view?.symbol ?? row?.symbol ?? '',
-      order_type: view?.type ?? row?.order_type ?? '',
-      volume: view?.volume ?? row?.volume ?? 0,
-      price: view?.price ?? n(row?.price ?? 0) ?? 0,
-      limit_price: view ? view.limitPrice : n(row?.limit_price ?? null),
-      take_profit: view ? view.takeProfit : n(row?.take_profit ?? null),
-      stop_loss: view ? view.stopLoss : n(row?.stop_loss ?? null),
-      placed_time: view?.time ?? n(row?.placed_time ?? 0) ?? 0,
-    };
-  });
-  await trx
-    .insertInto('order_history')
-    .values(rows as never)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-}
-
-/** Writes a captured account state: its row, and the positions and orders that changed. */
-async function syncAccount(trx: TTrx, accountId: number, state: TAccountState) {
-  await trx
-    .updateTable('trading_accounts')
-    .set({ ...accountColumns(state.row), updated_at: sql<Date>`now()` })
-    .where('id', '=', accountId)
-    .execute();
-  const positions = [...state.positions.values()].filter((p): p is TPositionRow => p !== null);
-  const closed = [...state.positions].filter(([, p]) => p === null).map(([id]) => id);
-  if (closed.length > 0) await trx.deleteFrom('positions').where('id', 'in', closed).execute();
-  if (positions.length > 0)
-    await trx
-      .insertInto('positions')
-      .values(positions.map(positionColumns))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          volume: eb.ref('excluded.volume'),
-          take_profit: eb.ref('excluded.take_profit'),
-          stop_loss: eb.ref('excluded.stop_loss'),
-          margin: eb.ref('excluded.margin'),
-          swap: eb.ref('excluded.swap'),
-          commission: eb.ref('excluded.commission'),
-        })),
-      )
-      .execute();
-  const orders = [...state.orders.values()].filter((o): o is TOrderView => o !== null);
-  const done = [...state.orders].filter(([, o]) => o === null).map(([id]) => id);
-  if (done.length > 0) await trx.deleteFrom('pending_orders').where('id', 'in', done).execute();
-  if (orders.length > 0)
-    await trx
-      .insertInto('pending_orders')
-      .values(orders.map(orderColumns))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          volume: eb.ref('excluded.volume'),
-          price: eb.ref('excluded.price'),
-          limit_price: eb.ref('excluded.limit_price'),
-          activated: eb.ref('excluded.activated'),
-          take_profit: eb.ref('excluded.take_profit'),
-          stop_loss: eb.ref('excluded.stop_loss'),
-        })),
-      )
-      .execute();
 }
 
 function positionColumns(p: TPositionRow) {

@@ -1,0 +1,239 @@
+/**
+ * Trading benchmark (issue 5), one command: `npm run bench:trading`.
+ *
+ * 1. Tick processing of the trading core with 10,000 accounts, 100,000 open positions and
+ *    100,000 triggers (packages/domain/test/trading/bench-core.ts, run as a child process).
+ * 2. Order placement through HTTP (gateway, session, trade token, signature check, engine,
+ *    durable group commit) on embedded PGlite (on disk) and, when DATABASE_URL names one, on the
+ *    PostgreSQL server — each beside raw single-row INSERTs on the same database in the same run.
+ * 3. The engine's in-memory order path beside the npm package `nodejs-order-book`, same harness.
+ *
+ * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_ONLY=ticks|http|memory.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
+import { type TCommand, TradingEngine } from '@broker/domain/trading/engine-core';
+import { compileInstrument } from '@broker/domain/trading/instrument-terms';
+import { sql } from 'kysely';
+import { OrderBook, Side } from 'nodejs-order-book';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { seed } from '../apps/server/src/seed';
+import { freshDatabaseUrl } from '../apps/server/test/helpers';
+import { Trader } from '../apps/server/test/trader';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const root = join(import.meta.dirname, '..');
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Runs `op` from CONCURRENCY loops for SECONDS; answers throughput and latency percentiles. */
+async function load(op: (worker: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, worker) => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        try {
+          await op(worker);
+          latencies.push(performance.now() - t0);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    perSecond: Math.round(latencies.length / elapsed),
+    p50ms: round(percentile(latencies, 50)),
+    p99ms: round(percentile(latencies, 99)),
+    count: latencies.length,
+    errors,
+  };
+}
+
+async function httpOrders(kind: 'pglite' | 'postgresql') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-trading-'));
+  const database = kind === 'postgresql' ? await freshDatabaseUrl() : null;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url ?? '',
+    ADMIN_PASSWORD: 'Bench-Admin-Password-1',
+    MAIL_CATCHER_PORT: '0',
+    OIDC_SANDBOX_PORT: 'off',
+    FEED: 'off',
+  });
+  const app = await buildApp(config);
+  try {
+    await seed(config, app.services.database, app.services);
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const baseUrl = `http://127.0.0.1:${(app.app.server.address() as { port: number }).port}`;
+    app.services.market.onTick({ symbol: 'ETHUSDT', time: Date.now(), bid: 342185, ask: 342365 });
+    const trader = await Trader.signIn(baseUrl);
+    // Five demo accounts (a trader's limit) shared by the workers; 0.01 lot needs about 3.42 USD of
+    // margin, so tens of thousands of orders stay far from any margin limit.
+    const accounts: number[] = [];
+    for (let i = 0; i < 5; i++) accounts.push(await trader.createAccount(1, 2, 100));
+    // Clients run in a worker thread: in production they are other machines, not the server's thread.
+    const worker = new Worker(new URL('./trading-load.ts', import.meta.url), {
+      execArgv: ['--import', 'tsx'],
+      workerData: {
+        baseUrl,
+        cookies: [...trader.api.cookies],
+        userId: trader.userId,
+        cipherKey: trader.cipherKey,
+        accounts,
+        seconds: SECONDS,
+        concurrency: CONCURRENCY,
+      },
+    });
+    const measured = await new Promise<{ latencies: number[]; errors: number; elapsed: number }>(
+      (resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      },
+    );
+    await worker.terminate();
+    const sortedLatencies = measured.latencies.sort((a, b) => a - b);
+    const orders = {
+      perSecond: Math.round(sortedLatencies.length / measured.elapsed),
+      p50ms: round(percentile(sortedLatencies, 50)),
+      p99ms: round(percentile(sortedLatencies, 99)),
+      count: sortedLatencies.length,
+      errors: measured.errors,
+    };
+    const engineStats = { ...app.services.engine.stats };
+    const db = app.services.database.db;
+    await sql`create table bench_inserts (id bigserial primary key, account_id bigint not null, payload text not null)`.execute(
+      db,
+    );
+    const inserts = await load(async (worker) => {
+      await db
+        .insertInto('bench_inserts' as never)
+        .values({ account_id: worker, payload: randomUUID() } as never)
+        .execute();
+    });
+    return {
+      database: kind,
+      orders,
+      rawInserts: inserts,
+      ratio: round(orders.perSecond / Math.max(1, inserts.perSecond)),
+      averageBatch: round(engineStats.items / Math.max(1, engineStats.batches), 1),
+      largestBatch: engineStats.largestBatch,
+      commitMsPerBatch: round(engineStats.commitMs / Math.max(1, engineStats.batches)),
+    };
+  } finally {
+    await app.close();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The engine's order path in memory (place a resting limit order) beside nodejs-order-book's. */
+function inMemoryOrderPath() {
+  const N = 100_000;
+  const instruments = DEFAULT_INSTRUMENTS.map((spec) => compileInstrument(spec));
+  const engine = new TradingEngine({ instruments });
+  const time = Date.parse('2026-11-25T12:00:00Z');
+  engine.onTick('EURUSD', 108_500, 108_512, time);
+  for (let id = 1; id <= 100; id++)
+    engine.apply({
+      type: 'create_account',
+      clientKey: `a${id}`,
+      time,
+      accountId: id,
+      accountType: 1,
+      tradeType: 2,
+      currency: 'USD',
+      leverage: 100,
+      initialBalance: 1_000_000_000,
+    });
+  const commands: TCommand[] = [];
+  for (let i = 0; i < N; i++)
+    commands.push({
+      type: 'place_pending',
+      clientKey: `o${i}`,
+      time,
+      accountId: (i % 100) + 1,
+      symbol: 'EURUSD',
+      orderType: i % 2 === 0 ? 'buy_limit' : 'sell_limit',
+      volume: 1,
+      price: i % 2 === 0 ? 108_000 - (i % 400) : 109_000 + (i % 400),
+    });
+  const t0 = performance.now();
+  for (const command of commands) {
+    const result = engine.apply(command);
+    if (!result.ok) throw new Error(`rejected: ${result.error}`);
+  }
+  const engineMs = performance.now() - t0;
+
+  const book = new OrderBook();
+  const t1 = performance.now();
+  for (let i = 0; i < N; i++)
+    book.limit({
+      side: i % 2 === 0 ? Side.BUY : Side.SELL,
+      id: `o${i}`,
+      size: 1,
+      price: i % 2 === 0 ? 1.08 - (i % 400) / 100_000 : 1.09 + (i % 400) / 100_000,
+    });
+  const bookMs = performance.now() - t1;
+  return {
+    orders: N,
+    engine: {
+      ordersPerSecond: Math.round(N / (engineMs / 1000)),
+      microsecondsPerOrder: round((engineMs * 1000) / N),
+    },
+    nodejsOrderBook: {
+      ordersPerSecond: Math.round(N / (bookMs / 1000)),
+      microsecondsPerOrder: round((bookMs * 1000) / N),
+    },
+    note: 'engine: validation, margin, idempotency record and trigger-book insert per order; order book: price-level insert',
+  };
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+console.log(`Trading benchmark — ${new Date().toISOString()} — ${machine}`);
+
+const only = process.env.BENCH_ONLY;
+console.log('\n1. Tick processing (10,000 accounts, 100,000 positions, 100,000 triggers)');
+const core =
+  only && only !== 'ticks'
+    ? 'skipped (BENCH_ONLY)'
+    : execFileSync(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'packages/domain/test/trading/bench-core.ts')],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
+console.log(core.trim());
+
+console.log(
+  `\n2. Order placement over HTTP with durable commit (${CONCURRENCY} concurrent clients, ${SECONDS} s)`,
+);
+const results = only && only !== 'http' ? [] : [await httpOrders('pglite')];
+if (results.length > 0 && process.env.DATABASE_URL?.startsWith('postgres'))
+  results.push(await httpOrders('postgresql'));
+for (const r of results) console.log(JSON.stringify(r));
+
+console.log('\n3. In-memory order path beside nodejs-order-book');
+console.log(only && only !== 'memory' ? 'skipped (BENCH_ONLY)' : JSON.stringify(inMemoryOrderPath()));
