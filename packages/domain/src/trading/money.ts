@@ -59,15 +59,6 @@ export function divide(n: number, d: number, rounding: TRounding = 'half_up'): n
   return r < 0 ? q - 1 : q;
 }
 
-/** n / d half away from zero for d > 0 and |n| safe: the hot-path form of `divide`. */
-export function divHalfUp(n: number, d: number): number {
-  const r = n % d;
-  const q = (n - r) / d;
-  if (r > 0) return r + r >= d ? q + 1 : q;
-  if (r < 0) return -(r + r) >= d ? q - 1 : q;
-  return q;
-}
-
 /** Whether a product or sum can be trusted as an exact integer. */
 export function isSafeMagnitude(value: number): boolean {
   return value <= MAX_SAFE && value >= -MAX_SAFE;
@@ -319,19 +310,10 @@ export function profitMinor(
   point: TRate,
   conversion: TConversion,
 ): number {
-  const raw = diffPoints * volume; // safe: both below 2^26 in any real book
+  const raw = diffPoints * volume; // its sign is right even when it is too large to be exact
   const r = raw >= 0 ? conversion.low : conversion.high;
+  if (!isSafe(raw)) return ratio([diffPoints, volume, point.num, r.num], [point.den, r.den], 'half_up');
   return mulMulDiv(raw, point.num, r.num, point.den, r.den);
-}
-
-/** Profit of a position in its profit currency (minor units), rounded half-up. */
-export function profitInProfitCurrency(diffPoints: number, volume: number, point: TRate): number {
-  return mulMulDiv(diffPoints, volume, point.num, point.den, 1);
-}
-
-/** Points a position has moved in the client's favour: bid - open for a buy, open - ask for a sell. */
-export function favourablePoints(side: 'buy' | 'sell', openPrice: number, bid: number, ask: number): number {
-  return side === 'buy' ? bid - openPrice : openPrice - ask;
 }
 
 /**

@@ -335,3 +335,12 @@ describe('commission, swap and markup', () => {
     );
   });
 });
+
+describe('profit far outside everyday sizes', () => {
+  it('stays exact when diff x volume alone leaves the safe range', () => {
+    const huge: TConversion = { low: rate(1, 1_000_000), high: rate(1, 1_000_000) };
+    // 2^40 points x 2^20 volume = 2^60, over 10^6: exact, and far from any float rounding
+    const expected = reference(2n ** 60n, 1_000_000n, 'half_up');
+    expect(profitMinor(2 ** 40, 2 ** 20, { num: 1, den: 1 }, huge)).toBe(Number(expected));
+  });
+});
