@@ -7,7 +7,7 @@ describe('route catalogue', () => {
     expect(new Set(routeList.map((r) => r.path)).size).toBe(routeList.length);
     for (const [key, route] of Object.entries(routeCatalogue)) {
       expect(route.name).toBe(key);
-      expect(route.path).toMatch(/^\/api\/v1\/[a-z]+\/[a-z/]+$/);
+      expect(route.path).toMatch(/^\/api\/v1\/[a-z]+\/[a-z_/]+$/);
     }
   });
   it('resolves names case-insensitively and paths exactly', () => {

@@ -189,10 +189,9 @@ export class EngineHost {
         userId: o.user_id,
         createdAt: new Date(o.created_at).toISOString(),
       });
-    // Quotes are not stored: take the feed's latest ones (the engine revalues on each).
-    if (this.market)
-      for (const tick of this.market.lastTicks())
-        this.engine.onTick(tick.symbol, tick.bid, tick.ask, tick.time);
+    // Quotes are not stored: take the feed's latest ones. primeQuotes prices everything without
+    // firing triggers, so a half-priced book cannot stop an account out.
+    if (this.market) this.engine.primeQuotes(this.market.lastTicks());
   }
 
   /** The in-memory core, for reads (views, quotes). Never apply commands to it directly. */
