@@ -103,7 +103,9 @@ interface TSent {
   acked: number | null;
 }
 
-export async function runKillTest(options: { rounds?: number; clients?: number; log?: (line: string) => void } = {}) {
+export async function runKillTest(
+  options: { rounds?: number; clients?: number; log?: (line: string) => void } = {},
+) {
   const rounds = options.rounds ?? Number(process.env.KILL_ROUNDS ?? 20);
   const clients = options.clients ?? 4;
   const log = options.log ?? ((line: string) => console.log(line));
@@ -148,7 +150,8 @@ export async function runKillTest(options: { rounds?: number; clients?: number; 
               idempotencyKey: entry.key,
             });
             if (answer.body.success) entry.acked = answer.body.data.ticket;
-            else if (answer.status < 500) throw new Error(`refused: ${answer.body.errorCode} ${answer.body.message}`);
+            else if (answer.status < 500)
+              throw new Error(`refused: ${answer.body.errorCode} ${answer.body.message}`);
           } catch (error) {
             if (error instanceof Error && error.message.startsWith('refused')) throw error;
             return; // the connection died with the server
@@ -179,12 +182,19 @@ export async function runKillTest(options: { rounds?: number; clients?: number; 
     // Re-send every key: a committed one answers its ticket, an uncommitted one opens now, none twice.
     const replayTickets = new Map<string, number>();
     for (const entry of sent) {
-      const answer = await trader.send(accountId, { symbol: SYMBOL, side: 'buy', volume: '0.01', idempotencyKey: entry.key });
-      if (!answer.body.success) throw new Error(`replay refused: ${answer.body.errorCode} ${answer.body.message}`);
+      const answer = await trader.send(accountId, {
+        symbol: SYMBOL,
+        side: 'buy',
+        volume: '0.01',
+        idempotencyKey: entry.key,
+      });
+      if (!answer.body.success)
+        throw new Error(`replay refused: ${answer.body.errorCode} ${answer.body.message}`);
       replayTickets.set(entry.key, answer.body.data.ticket);
     }
     const changed = acked.filter((s) => replayTickets.get(s.key) !== s.acked);
-    const after = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data as unknown[];
+    const after = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body
+      .data as unknown[];
     const distinctTickets = new Set(replayTickets.values());
     await kill(server);
     const report = {
