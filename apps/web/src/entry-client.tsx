@@ -8,6 +8,7 @@ import './features/converter/converter.css';
 import './features/profile/profile.css';
 import './features/settings/settings.css';
 import './features/auth/auth.css';
+import './features/trade/trade.css';
 import './features/accounts/accounts.css';
 import './features/history/history.css';
 import { StrictMode } from 'react';

@@ -98,12 +98,12 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'converter',
-            handle: { titleKey: 'converter.title', nav: 2 },
+            handle: { titleKey: 'converter.title', nav: 3 },
             lazy: lazyPage(() => import('../features/converter/ConverterPage')),
           },
           {
             path: 'qrcodePage',
-            handle: { titleKey: 'qr.login.title', nav: 5 },
+            handle: { titleKey: 'qr.login.title', nav: 6 },
             lazy: lazyPage(() => import('../features/auth/QrCodePage')),
           },
           {
@@ -144,6 +144,13 @@ export const routes: RouteObject[] = [
           { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },
           { path: '*', loader: notFound, element: null },
         ],
+      },
+      {
+        path: 'trade',
+        loader: signedInLoader,
+        handle: { titleKey: 'trade.title', nav: 2 },
+        errorElement: <RouteErrorBoundary />,
+        lazy: lazyPage(() => import('../features/trade/TradePage')),
       },
       {
         path: 'personalCenter',

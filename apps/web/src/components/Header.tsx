@@ -13,6 +13,7 @@ export type THeaderBackground = 'transparent' | 'solid' | 'dark';
 export const NAV_ITEMS = [
   { key: 'nav.home', href: (lang: string) => paths.home(lang) },
   { key: 'nav.markets', href: (lang: string) => paths.markets(lang) },
+  { key: 'trade.nav', href: (lang: string) => paths.trade(lang) },
   { key: 'nav.converter', href: (lang: string) => paths.converter(lang) },
   { key: 'nav.copy', href: (lang: string) => `${paths.home(lang)}#copy-trading` },
   { key: 'nav.strategies', href: (lang: string) => `${paths.home(lang)}#strategies` },

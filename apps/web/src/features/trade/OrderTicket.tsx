@@ -1,0 +1,461 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { callRoute } from '../../lib/api';
+import { useI18n } from '../../lib/i18n';
+import { formatDecimal } from '../../lib/market-format';
+import type { TQuote } from '../../lib/market-stream';
+import { useTrading } from '../../lib/trading/store';
+import { toUnits } from './decimal';
+import { Figure, PriceInput, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
+import {
+  distancePoints,
+  entryPoints,
+  lotsText,
+  ORDER_KINDS,
+  pendingProblem,
+  pendingType,
+  pointsText,
+  pricePoints,
+  stopFromDistance,
+  stopsReference,
+  type TOrderKind,
+  type TSide,
+  type TStop,
+  volumeProblem,
+} from './ticket-rules';
+import { useTradeActions } from './useTradeActions';
+import type { TSymbolSpec } from './useTradeData';
+
+type TStopMode = 'price' | 'points';
+type TResult =
+  | { kind: 'done'; ticket: number; as: 'position' | 'order'; side: TSide; volume: string; symbol: string }
+  | { kind: 'failed'; message: string };
+
+interface TPreview {
+  key: string;
+  margin: string;
+  commission: string;
+  currency: string;
+}
+
+const PREVIEW_DEBOUNCE_MS = 300;
+const PREVIEW_REFRESH_MS = 5000;
+
+/** "Buy", "Buy limit", "Sell stop limit": the submit button's order name. */
+function orderName(t: (key: string) => string, side: TSide, kind: TOrderKind) {
+  return kind === 'market' ? t(`trade.side.${side}`) : t(`trade.orderType.${pendingType(side, kind)}`);
+}
+
+/**
+ * The order ticket: market, limit, stop and stop-limit orders with volume on the symbol's grid,
+ * take-profit and stop-loss as prices or distances in points, the margin and commission the order
+ * needs (from the server) beside the usable margin, and the ticket number of the result.
+ */
+export function OrderTicket({
+  symbol,
+  spec,
+  quote,
+  preset,
+}: {
+  symbol: string;
+  spec: TSymbolSpec | undefined;
+  quote: TQuote | undefined;
+  /** A side chosen elsewhere (the phone's Buy and Sell bar), applied when `nonce` changes. */
+  preset: { side: TSide; nonce: number } | null;
+}) {
+  const { t, lang, intl } = useI18n();
+  const { state, info, positions } = useTrading();
+  const actions = useTradeActions();
+  const volumeMessage = useVolumeMessage();
+  const stopMessage = useStopMessage();
+  const accountId = state.accountId;
+  const digits = spec?.digits ?? quote?.digits ?? 2;
+
+  const [side, setSide] = useState<TSide>('buy');
+  const [kind, setKind] = useState<TOrderKind>('market');
+  const [volume, setVolume] = useState(spec?.minVolume ?? '0.01');
+  const [price, setPrice] = useState('');
+  const [limitPrice, setLimitPrice] = useState('');
+  const [stopMode, setStopMode] = useState<TStopMode>('price');
+  const [takeProfit, setTakeProfit] = useState('');
+  const [stopLoss, setStopLoss] = useState('');
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<TResult | null>(null);
+  const [preview, setPreview] = useState<TPreview | null>(null);
+  const [previewFailed, setPreviewFailed] = useState(false);
+
+  useEffect(() => {
+    if (preset) {
+      setSide(preset.side);
+      setResult(null);
+    }
+  }, [preset]);
+
+  // Another symbol: its own minimum volume and prices; the levels of the last one mean nothing here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new symbol resets the form
+  useEffect(() => {
+    if (spec && volumeProblem(volume, spec) !== null) setVolume(spec.minVolume);
+    setPrice('');
+    setLimitPrice('');
+    setTakeProfit('');
+    setStopLoss('');
+    setResult(null);
+  }, [symbol, spec?.minVolume]);
+
+  // A pending order starts from the market price, which the trader then moves.
+  const bidText = quote?.bid;
+  const askText = quote?.ask;
+  useEffect(() => {
+    if (kind === 'market' || price !== '' || !bidText || !askText) return;
+    setPrice(side === 'buy' ? askText : bidText);
+    if (kind === 'stop_limit') setLimitPrice(side === 'buy' ? askText : bidText);
+  }, [kind, side, price, bidText, askText]);
+
+  const bid = quote ? pricePoints(quote.bid, digits) : null;
+  const ask = quote ? pricePoints(quote.ask, digits) : null;
+  const pricePts = kind === 'market' ? null : pricePoints(price, digits);
+  const limitPts = kind === 'stop_limit' ? pricePoints(limitPrice, digits) : null;
+  const entry = entryPoints({ side, kind, bid, ask, price: pricePts, limitPrice: limitPts });
+  const reference = stopsReference({ side, kind, bid, ask, entry });
+
+  const stopPoints = (text: string, stop: TStop): bigint | null => {
+    if (text.trim() === '') return null;
+    if (stopMode === 'price') return pricePoints(text, digits);
+    const distance = distancePoints(text);
+    return distance === null || entry === null ? null : stopFromDistance(side, stop, entry, distance);
+  };
+  const tpPts = stopPoints(takeProfit, 'takeProfit');
+  const slPts = stopPoints(stopLoss, 'stopLoss');
+  const stopError = (text: string, stop: TStop, points: bigint | null) =>
+    stopMode === 'points' && text.trim() !== '' && distancePoints(text) === null
+      ? t('trade.stops.pointsFormat')
+      : stopMessage({ side, stop, price: points, typed: text.trim() !== '', reference, digits });
+  const tpError = stopError(takeProfit, 'takeProfit', tpPts);
+  const slError = stopError(stopLoss, 'stopLoss', slPts);
+
+  const volumeError = spec ? volumeMessage(volumeProblem(volume, spec), spec) : null;
+  const lots = lotsText(volume);
+  let priceError: string | null = null;
+  let limitError: string | null = null;
+  if (kind !== 'market') {
+    if (pricePts === null)
+      priceError = price.trim() === '' ? t('trade.price.required') : t('trade.price.format');
+    if (kind === 'stop_limit') {
+      if (limitPts === null)
+        limitError = limitPrice.trim() === '' ? t('trade.price.required') : t('trade.price.format');
+      else if (pricePts !== null && (side === 'buy' ? limitPts > pricePts : limitPts < pricePts))
+        limitError = t(`trade.limitSide.${side}`);
+    }
+    if (!priceError && pricePts !== null && bid !== null && ask !== null) {
+      const problem = pendingProblem({ side, kind, price: pricePts, limitPrice: limitPts, bid, ask });
+      if (problem === 'side') priceError = t(`trade.priceSide.${pendingType(side, kind)}`);
+    }
+  }
+
+  const closed = quote?.status === 'closed' || spec?.open === false;
+  const restrictions = info?.restrictions;
+  let blocked: string | null = null;
+  if (!spec?.enabled && spec) blocked = t('errors.-3003');
+  else if (spec?.closeOnly) blocked = t('trade.ticket.closeOnly');
+  else if (side === 'sell' && spec && !spec.shortAllowed) blocked = t('errors.-3002');
+  else if (restrictions?.noOpen) blocked = t('errors.-3008');
+  else if (closed) blocked = t('trade.ticket.marketClosed');
+  else if (!quote) blocked = t('trade.ticket.noPrice');
+
+  const invalid = Boolean(volumeError || priceError || limitError || tpError || slError) || lots === null;
+  const canSend = !invalid && !blocked && !sending && accountId > 0;
+
+  // Margin and commission of this order, from the server, as the trader edits it.
+  const previewKey = lots && accountId ? `${accountId}|${symbol}|${side}|${lots}` : '';
+  useEffect(() => {
+    if (!previewKey || !lots) {
+      setPreview(null);
+      return;
+    }
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout>;
+    const load = async () => {
+      const answer = await callRoute(
+        'ordermargin',
+        { account_id: accountId, symbol, side, volume: lots },
+        lang,
+      );
+      if (cancelled) return;
+      if (answer.succeed && answer.Data) {
+        setPreview({
+          key: previewKey,
+          margin: answer.Data.margin,
+          commission: answer.Data.commission,
+          currency: answer.Data.currency,
+        });
+        setPreviewFailed(false);
+      } else setPreviewFailed(true);
+      timer = setTimeout(load, PREVIEW_REFRESH_MS);
+    };
+    timer = setTimeout(load, PREVIEW_DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [previewKey, accountId, symbol, side, lots, lang]);
+
+  const currentPreview = preview?.key === previewKey ? preview : null;
+  const currency = info?.currency ?? currentPreview?.currency ?? '';
+  const money = (value: string) => `${formatDecimal(intl, value, 2)} ${currency}`;
+  const usable = info?.freeMargin ?? null;
+  // Exact comparison in cents: does the order need more than the usable margin?
+  const short =
+    currentPreview && usable
+      ? (toUnits(currentPreview.margin, 2) ?? 0n) + (toUnits(currentPreview.commission, 2) ?? 0n) >
+        (toUnits(usable, 2) ?? 0n)
+      : false;
+
+  const sideStopHint = (points: bigint | null, text: string) => {
+    if (points === null || text.trim() === '') return null;
+    if (stopMode === 'points') return `≈ ${formatDecimal(intl, pointsText(points, digits), digits)}`;
+    if (entry === null) return null;
+    const distance = points > entry ? points - entry : entry - points;
+    return t('trade.stops.distance', { points: distance.toString() });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canSend || !lots) return;
+    setSending(true);
+    setResult(null);
+    const sendPrice = (points: bigint | null) => (points === null ? null : pointsText(points, digits));
+    const answer = await actions.send({
+      symbol,
+      side,
+      type: kind,
+      volume: lots,
+      price: kind === 'market' ? null : sendPrice(pricePts),
+      limit_price: kind === 'stop_limit' ? sendPrice(limitPts) : null,
+      take_profit: sendPrice(tpPts),
+      stop_loss: sendPrice(slPts),
+    });
+    setSending(false);
+    setResult(
+      answer.ok
+        ? { kind: 'done', ticket: answer.data.ticket, as: answer.data.kind, side, volume: lots, symbol }
+        : { kind: 'failed', message: answer.message },
+    );
+  };
+
+  // The fill price of a new position, once the refresh brings it.
+  const filled = result?.kind === 'done' ? positions.find((p) => p.order_id === result.ticket) : undefined;
+  const name = orderName(t, side, kind);
+  const spread = quote ? quote.spread : null;
+
+  return (
+    <form className="tr-ticket" onSubmit={submit} noValidate data-testid="order-ticket" data-symbol={symbol}>
+      <div className="tr-sides" role="radiogroup" aria-label={t('trade.ticket.side')}>
+        {(['sell', 'buy'] as const).map((s) => (
+          <button
+            key={s}
+            type="button"
+            role="radio"
+            aria-checked={side === s}
+            className={`tr-side-btn tr-side-btn-${s}${side === s ? ' active' : ''}`}
+            onClick={() => setSide(s)}
+            data-testid={`ticket-side-${s}`}
+          >
+            <span className="tr-side-label">{t(`trade.side.${s}`)}</span>
+            <span className="tr-side-price num">
+              {quote ? formatDecimal(intl, s === 'buy' ? quote.ask : quote.bid, digits) : '—'}
+            </span>
+          </button>
+        ))}
+        {spread !== null && (
+          <span className="tr-spread num" title={t('markets.col.spread')}>
+            {spread}
+          </span>
+        )}
+      </div>
+
+      <div className="tr-kinds" role="tablist" aria-label={t('trade.ticket.type')}>
+        {ORDER_KINDS.map((k) => (
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            aria-selected={kind === k}
+            className={`tr-kind${kind === k ? ' active' : ''}`}
+            onClick={() => {
+              setKind(k);
+              setResult(null);
+            }}
+            data-testid={`ticket-kind-${k}`}
+          >
+            {t(`trade.kind.${k}`)}
+          </button>
+        ))}
+      </div>
+
+      {spec ? (
+        <VolumeStepper
+          value={volume}
+          onChange={(v) => {
+            setVolume(v);
+            setResult(null);
+          }}
+          spec={spec}
+          label={t('trade.ticket.volume')}
+          error={volumeError}
+          testId="ticket-volume"
+        />
+      ) : (
+        <div className="skeleton tr-sk-field" />
+      )}
+
+      {kind !== 'market' && (
+        <PriceInput
+          label={t(kind === 'stop_limit' ? 'trade.ticket.stopPrice' : 'trade.ticket.price')}
+          value={price}
+          onChange={setPrice}
+          error={priceError}
+          testId="ticket-price"
+        />
+      )}
+      {kind === 'stop_limit' && (
+        <PriceInput
+          label={t('trade.ticket.limitPrice')}
+          value={limitPrice}
+          onChange={setLimitPrice}
+          error={limitError}
+          testId="ticket-limit"
+        />
+      )}
+
+      <div className="tr-stops-head">
+        <span className="tr-label">{t('trade.ticket.stops')}</span>
+        <div className="tr-toggle" role="radiogroup" aria-label={t('trade.ticket.stopMode')}>
+          {(['price', 'points'] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              role="radio"
+              aria-checked={stopMode === mode}
+              className={stopMode === mode ? 'active' : ''}
+              onClick={() => {
+                setStopMode(mode);
+                setTakeProfit('');
+                setStopLoss('');
+              }}
+              data-testid={`ticket-stopmode-${mode}`}
+            >
+              {t(`trade.stops.mode.${mode}`)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="tr-stops">
+        <PriceInput
+          label={t('trade.ticket.takeProfit')}
+          value={takeProfit}
+          onChange={setTakeProfit}
+          placeholder={t('trade.stops.none')}
+          error={tpError}
+          hint={sideStopHint(tpPts, takeProfit)}
+          testId="ticket-tp"
+          onClear={() => setTakeProfit('')}
+        />
+        <PriceInput
+          label={t('trade.ticket.stopLoss')}
+          value={stopLoss}
+          onChange={setStopLoss}
+          placeholder={t('trade.stops.none')}
+          error={slError}
+          hint={sideStopHint(slPts, stopLoss)}
+          testId="ticket-sl"
+          onClear={() => setStopLoss('')}
+        />
+      </div>
+
+      <dl className="tr-summary" data-testid="ticket-summary">
+        <Figure label={t('trade.ticket.margin')} testId="ticket-margin" value={currentPreview?.margin ?? ''}>
+          {currentPreview ? (
+            money(currentPreview.margin)
+          ) : previewFailed || !lots ? (
+            '—'
+          ) : (
+            <span className="skeleton tr-sk-num" />
+          )}
+        </Figure>
+        <Figure label={t('trade.ticket.commission')} testId="ticket-commission">
+          {currentPreview ? (
+            money(currentPreview.commission)
+          ) : previewFailed || !lots ? (
+            '—'
+          ) : (
+            <span className="skeleton tr-sk-num" />
+          )}
+        </Figure>
+        <Figure label={t('trade.account.freeMargin')} tone={short ? 'fall' : ''}>
+          {usable ? money(usable) : '—'}
+        </Figure>
+      </dl>
+      {kind !== 'market' && <p className="tr-note">{t('trade.ticket.pendingMargin')}</p>}
+      {short && !blocked && (
+        <p className="tr-warn" role="status">
+          {t('errors.-2001')}
+        </p>
+      )}
+      {info?.margin_call && !blocked && (
+        <p className="tr-warn" role="status">
+          {t('errors.-2002')}
+        </p>
+      )}
+      {blocked && (
+        <p className="tr-warn" role="status" data-testid="ticket-blocked">
+          {blocked}
+        </p>
+      )}
+
+      <button
+        type="submit"
+        className={`btn btn-block tr-submit tr-submit-${side}`}
+        disabled={!canSend}
+        data-testid="ticket-submit"
+      >
+        {sending ? (
+          <span className="spinner tr-spinner" />
+        ) : (
+          <span>
+            {t(kind === 'market' ? 'trade.ticket.submitMarket' : 'trade.ticket.submitPending', {
+              order: name,
+              volume: lots ? formatDecimal(intl, lots) : '—',
+              symbol,
+            })}
+          </span>
+        )}
+      </button>
+
+      <div aria-live="polite" className="tr-result-slot">
+        {result?.kind === 'done' && (
+          <div
+            className="tr-result tr-result-ok"
+            data-testid="ticket-result"
+            data-ticket={result.ticket}
+            data-kind={result.as}
+          >
+            <strong>
+              {t(result.as === 'position' ? 'trade.result.position' : 'trade.result.order', {
+                ticket: result.ticket,
+              })}
+            </strong>
+            <span className="num">
+              {t(`trade.side.${result.side}`)} {formatDecimal(intl, result.volume)} {result.symbol}
+              {filled &&
+                ` · ${t('trade.result.at', { price: formatDecimal(intl, filled.open_price, filled.digits) })}`}
+            </span>
+          </div>
+        )}
+        {result?.kind === 'failed' && (
+          <div className="tr-result tr-result-error" role="alert" data-testid="ticket-error">
+            {result.message}
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}

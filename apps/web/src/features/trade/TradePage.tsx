@@ -1,0 +1,361 @@
+import './trade.css';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../app/paths';
+import { Header, NAV_ITEMS } from '../../components/Header';
+import { Icon } from '../../components/Icon';
+import { callRoute } from '../../lib/api';
+import { useI18n } from '../../lib/i18n';
+import { formatDecimal, useKlineColor } from '../../lib/market-format';
+import { type TTimeframe, useMergedQuotes, useQuotes } from '../../lib/market-stream';
+import { useShell } from '../../lib/store';
+import { newIdempotencyKey } from '../../lib/trading/orders';
+import { DEFAULT_REFRESH_MS, TradingProvider, useTrading } from '../../lib/trading/store';
+import { useFavourites } from '../markets/favourites';
+import { AccountBar } from './AccountBar';
+import { BottomPanel, type TBottomTab } from './BottomPanel';
+import { ChartPanel, TIMEFRAMES } from './ChartPanel';
+import { ToastProvider, useTradeNotifications } from './notifications';
+import { OrderTicket } from './OrderTicket';
+import type { TSide } from './ticket-rules';
+import { useCatalogue, useTradeSettings } from './useTradeData';
+import { Watchlist } from './Watchlist';
+
+/** The terminal asks for fresh figures every second while it is open (spec 9 default: 3 s). */
+const TERMINAL_REFRESH_MS = 1000;
+const DEFAULT_SYMBOL = 'EURUSD';
+const DEFAULT_TIMEFRAME: TTimeframe = 'M15';
+const LAST_SYMBOL_KEY = 'trade.symbol';
+const PHONE_QUERY = '(max-width: 900px)';
+const MOBILE_TABS = ['quotes', 'chart', 'trade', 'positions'] as const;
+type TMobileTab = (typeof MOBILE_TABS)[number];
+
+/** Phone layout below 900 px; the server's device guess until the browser can measure. */
+function usePhoneLayout(): boolean {
+  const { device } = useShell();
+  const [phone, setPhone] = useState(device === 'mobile');
+  useEffect(() => {
+    const query = window.matchMedia(PHONE_QUERY);
+    const update = () => setPhone(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return phone;
+}
+
+function readLastSymbol(): string | null {
+  try {
+    return window.localStorage.getItem(LAST_SYMBOL_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The trading terminal at /{lang}/trade (signed-in: the route's loader sends others to sign in). */
+export function Component() {
+  const activeIndex = NAV_ITEMS.findIndex((item) => item.key === 'trade.nav');
+  return (
+    <div className="page tr-page">
+      <Header background="solid" navVisible activeIndex={activeIndex} />
+      <TradingProvider>
+        <TerminalWithSettings />
+      </TradingProvider>
+    </div>
+  );
+}
+
+function TerminalWithSettings() {
+  const { lang } = useI18n();
+  const settings = useTradeSettings(lang);
+  return (
+    <ToastProvider ringsOpen={settings.notification.ringsOpen}>
+      <Terminal settings={settings} />
+    </ToastProvider>
+  );
+}
+
+function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> }) {
+  const { t, lang, intl } = useI18n();
+  const trading = useTrading();
+  const { state, loading, positions, orders, setRefreshInterval } = trading;
+  const klineColor = useKlineColor();
+  const phone = usePhoneLayout();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const catalogue = useCatalogue(lang);
+  const { favourites, toggle } = useFavourites();
+  const [bottomTab, setBottomTab] = useState<TBottomTab>('positions');
+  const [mobileTab, setMobileTab] = useState<TMobileTab>('chart');
+  const [preset, setPreset] = useState<{ side: TSide; nonce: number } | null>(null);
+  const [historyVersion, setHistoryVersion] = useState(0);
+
+  useEffect(() => {
+    setRefreshInterval(TERMINAL_REFRESH_MS);
+    return () => setRefreshInterval(DEFAULT_REFRESH_MS);
+  }, [setRefreshInterval]);
+
+  useTradeNotifications(
+    settings,
+    useCallback((events) => {
+      if (events.some((e) => e.kind === 'closed' || e.kind === 'partlyClosed'))
+        setHistoryVersion((n) => n + 1);
+    }, []),
+  );
+
+  const requested = searchParams.get('symbol')?.toUpperCase() ?? null;
+  const [stored, setStored] = useState<string | null>(null);
+  useEffect(() => setStored(readLastSymbol()), []);
+  const known = (s: string | null) => (s && catalogue.specs.has(s) ? s : null);
+  const symbol =
+    catalogue.status === 'ready'
+      ? (known(requested) ?? known(stored) ?? DEFAULT_SYMBOL)
+      : (requested ?? stored ?? DEFAULT_SYMBOL);
+  const timeframe = TIMEFRAMES.find((tf) => tf === searchParams.get('tf')) ?? DEFAULT_TIMEFRAME;
+
+  const setParam = useCallback(
+    (name: string, value: string | null) =>
+      setSearchParams(
+        (params) => {
+          const out = new URLSearchParams(params);
+          if (value === null) out.delete(name);
+          else out.set(name, value);
+          return out;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setSearchParams],
+  );
+  const selectSymbol = useCallback(
+    (next: string) => {
+      setParam('symbol', next);
+      try {
+        window.localStorage.setItem(LAST_SYMBOL_KEY, next);
+      } catch {
+        // storage blocked: the address still holds the symbol
+      }
+      if (phone) setMobileTab('chart');
+    },
+    [setParam, phone],
+  );
+
+  // Live quotes of every listed symbol, and of anything the trader holds.
+  const streamed = useMemo(() => {
+    const set = new Set(catalogue.items.map((q) => q.symbol));
+    for (const p of positions) set.add(p.symbol);
+    for (const o of orders) set.add(o.symbol);
+    set.add(symbol);
+    return [...set];
+  }, [catalogue.items, positions, orders, symbol]);
+  const live = useQuotes(streamed);
+  const items = useMergedQuotes(catalogue.items, live);
+  const quote = items.find((q) => q.symbol === symbol);
+  const spec = catalogue.specs.get(symbol);
+
+  const bid = quote ? formatDecimal(intl, quote.bid, quote.digits) : null;
+  useEffect(() => {
+    if (bid) document.title = `${symbol} ${bid} · ${t('trade.title')} · ${t('brand.name')}`;
+  }, [symbol, bid, t]);
+
+  if (loading || state.status === 0) return <TerminalSkeleton />;
+  if (state.accounts.length === 0) return <NoAccount />;
+
+  const watchlist = (
+    <Watchlist
+      items={items}
+      status={catalogue.status}
+      selected={symbol}
+      onSelect={selectSymbol}
+      favourites={favourites}
+      onToggleFavourite={toggle}
+      onRetry={catalogue.retry}
+    />
+  );
+  const chart = (
+    <ChartPanel
+      symbol={symbol}
+      quote={quote}
+      spec={spec}
+      timeframe={timeframe}
+      onTimeframe={(tf) => setParam('tf', tf === DEFAULT_TIMEFRAME ? null : tf)}
+      klineColor={klineColor}
+      settings={settings}
+      historyVersion={historyVersion}
+    />
+  );
+  const ticket = <OrderTicket symbol={symbol} spec={spec} quote={quote} preset={preset} />;
+  const bottom = (
+    <BottomPanel
+      tab={bottomTab}
+      onTab={setBottomTab}
+      symbol={symbol}
+      quotes={live}
+      specs={catalogue.specs}
+      historyVersion={historyVersion}
+      layout={phone ? 'cards' : 'table'}
+    />
+  );
+
+  if (phone) {
+    const showBar = mobileTab === 'quotes' || mobileTab === 'chart';
+    const digits = quote?.digits ?? 2;
+    return (
+      <div
+        className="tr-mobile mk-scope"
+        data-kline={klineColor}
+        data-testid="trade-terminal"
+        data-layout="phone"
+      >
+        <AccountBar compact />
+        <div className="tr-mobile-tabs" role="tablist" aria-label={t('trade.title')}>
+          {MOBILE_TABS.map((key) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              aria-selected={mobileTab === key}
+              className={`tr-mobile-tab${mobileTab === key ? ' active' : ''}`}
+              onClick={() => setMobileTab(key)}
+              data-testid={`mobile-tab-${key}`}
+            >
+              {t(`trade.mobile.${key}`)}
+              {key === 'positions' && positions.length > 0 && (
+                <span className="tr-count num">{positions.length}</span>
+              )}
+            </button>
+          ))}
+        </div>
+        <div className={`tr-mobile-body tr-mobile-${mobileTab}`}>
+          {mobileTab === 'quotes' && watchlist}
+          {mobileTab === 'chart' && chart}
+          {mobileTab === 'trade' && ticket}
+          {mobileTab === 'positions' && bottom}
+        </div>
+        {showBar && (
+          <div className="tr-action-bar" data-testid="action-bar">
+            {(['sell', 'buy'] as const).map((side) => (
+              <button
+                key={side}
+                type="button"
+                className={`tr-action tr-action-${side}`}
+                onClick={() => {
+                  setPreset({ side, nonce: Date.now() });
+                  setMobileTab('trade');
+                }}
+                data-testid={`action-${side}`}
+              >
+                <span>{t(`trade.side.${side}`)}</span>
+                <span className="num">
+                  {quote ? formatDecimal(intl, side === 'buy' ? quote.ask : quote.bid, digits) : '—'}
+                </span>
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div
+      className="tr-terminal mk-scope"
+      data-kline={klineColor}
+      data-testid="trade-terminal"
+      data-layout="desktop"
+    >
+      <div className="tr-area-account">
+        <AccountBar />
+      </div>
+      <aside className="tr-area-watch">{watchlist}</aside>
+      <div className="tr-area-chart">{chart}</div>
+      <aside className="tr-area-ticket" aria-label={t('trade.ticket.title')}>
+        <h2 className="tr-panel-title">{t('trade.ticket.title')}</h2>
+        {ticket}
+      </aside>
+      <div className="tr-area-bottom">{bottom}</div>
+    </div>
+  );
+}
+
+function TerminalSkeleton() {
+  return (
+    <div className="tr-terminal tr-skeleton" aria-busy="true" data-testid="trade-loading">
+      <div className="tr-area-account">
+        <div className="tr-account">
+          <span className="skeleton tr-sk-switcher" />
+          <span className="skeleton tr-sk-figures" />
+        </div>
+      </div>
+      <aside className="tr-area-watch">
+        <div className="skeleton tr-sk-block" />
+      </aside>
+      <div className="tr-area-chart">
+        <div className="skeleton tr-sk-block" />
+      </div>
+      <aside className="tr-area-ticket">
+        <div className="skeleton tr-sk-block" />
+      </aside>
+      <div className="tr-area-bottom">
+        <div className="skeleton tr-sk-block" />
+      </div>
+    </div>
+  );
+}
+
+/** No trading account yet: open a demo account at once, or choose another kind. */
+function NoAccount() {
+  const { t, lang, formatNumber } = useI18n();
+  const { reload } = useTrading();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // One key per attempt: kept when the answer was lost, so a retry cannot open two accounts.
+  const [key, setKey] = useState(newIdempotencyKey);
+
+  const openDemo = async () => {
+    setBusy(true);
+    setError(null);
+    const answer = await callRoute(
+      'accountcreate',
+      { account_type: 1, trade_type: 2, leverage: 100, idempotencyKey: key },
+      lang,
+    );
+    if (answer.succeed) await reload();
+    else setError(answer.messageKey ? t(answer.messageKey) : answer.message);
+    if (answer.code !== 0) setKey(newIdempotencyKey());
+    setBusy(false);
+  };
+
+  return (
+    <div className="tr-no-account" data-testid="trade-empty">
+      <div className="tr-no-account-card">
+        <div className="empty-state-icon">
+          <Icon name="wallet" size={26} />
+        </div>
+        <h1>{t('trade.empty.title')}</h1>
+        <p>{t('trade.empty.text', { amount: formatNumber(100_000) })}</p>
+        <div className="tr-no-account-actions">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={openDemo}
+            disabled={busy}
+            data-testid="open-demo"
+          >
+            {busy ? <span className="spinner tr-spinner" /> : t('trade.empty.openDemo')}
+          </button>
+          <Link
+            className="btn btn-secondary"
+            to={paths.personalCenter(lang, 'account/create')}
+            data-testid="open-account-link"
+          >
+            {t('trade.empty.choose')}
+          </Link>
+        </div>
+        {error && (
+          <p className="alert alert-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+import { memo, useMemo, useState } from 'react';
+import { FlashPrice } from '../../components/FlashPrice';
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../lib/i18n';
+import { changeClass, formatDecimal, formatPercent } from '../../lib/market-format';
+import type { TNamedQuote } from '../../lib/market-stream';
+import { StarButton } from '../markets/parts';
+
+export const WATCH_TABS = ['favourites', 'all', 'forex', 'metals', 'energy', 'indices', 'crypto'] as const;
+export type TWatchTab = (typeof WATCH_TABS)[number];
+
+/** Search text against a symbol and its name; case, spaces and "/" do not matter ("btc/usdt"). */
+export function matchesQuery(item: { symbol: string; name: string }, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  const compact = q.replace(/[\s/]+/g, '');
+  const name = item.name.toLowerCase();
+  return (
+    item.symbol.toLowerCase().includes(compact) ||
+    name.includes(q) ||
+    name.replace(/[\s/]+/g, '').includes(compact)
+  );
+}
+
+const Row = memo(function Row({
+  quote,
+  selected,
+  favourite,
+  onSelect,
+  onToggle,
+}: {
+  quote: TNamedQuote;
+  selected: boolean;
+  favourite: boolean;
+  onSelect(symbol: string): void;
+  onToggle(symbol: string): void;
+}) {
+  const { t, intl } = useI18n();
+  const closed = quote.status === 'closed';
+  const price = (v: string) => formatDecimal(intl, v, quote.digits);
+  return (
+    <li
+      className={`tr-watch-row${selected ? ' selected' : ''}${closed ? ' is-closed' : ''}`}
+      data-symbol={quote.symbol}
+      data-status={quote.status}
+    >
+      <StarButton active={favourite} symbol={quote.symbol} onToggle={onToggle} />
+      <button
+        type="button"
+        className="tr-watch-main"
+        onClick={() => onSelect(quote.symbol)}
+        aria-current={selected ? 'true' : undefined}
+        data-testid="watch-row"
+      >
+        <span className="tr-watch-name">
+          <span className="tr-watch-symbol">{quote.symbol}</span>
+          <span className="tr-watch-sub">{closed ? t('markets.status.closed') : quote.name}</span>
+        </span>
+        <FlashPrice value={quote.bid} text={price(quote.bid)} className="tr-watch-price" />
+        <FlashPrice value={quote.ask} text={price(quote.ask)} className="tr-watch-price" />
+        <span className={`tr-watch-pct num ${changeClass(quote.change)}`}>
+          {formatPercent(intl, quote.changePercent)}
+        </span>
+      </button>
+    </li>
+  );
+});
+
+/** Symbols to trade: search, categories and favourites, live bid and ask with change %. */
+export function Watchlist({
+  items,
+  status,
+  selected,
+  onSelect,
+  favourites,
+  onToggleFavourite,
+  onRetry,
+}: {
+  items: readonly TNamedQuote[];
+  status: 'loading' | 'ready' | 'error';
+  selected: string;
+  onSelect(symbol: string): void;
+  favourites: readonly string[];
+  onToggleFavourite(symbol: string): void;
+  onRetry(): void;
+}) {
+  const { t } = useI18n();
+  const [tab, setTab] = useState<TWatchTab>('all');
+  const [query, setQuery] = useState('');
+  const favouriteSet = useMemo(() => new Set(favourites), [favourites]);
+  const rows = items.filter(
+    (q) =>
+      (tab === 'all' || (tab === 'favourites' ? favouriteSet.has(q.symbol) : q.category === tab)) &&
+      matchesQuery(q, query),
+  );
+
+  return (
+    <section className="tr-watch" aria-label={t('trade.watch.title')} data-testid="watchlist">
+      <div className="tr-watch-head">
+        <label className="tr-search">
+          <Icon name="search" size={15} />
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder={t('markets.search')}
+            aria-label={t('markets.search')}
+            maxLength={40}
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="watch-search"
+          />
+        </label>
+        <div className="tr-watch-tabs" role="tablist" aria-label={t('markets.tabs.label')}>
+          {WATCH_TABS.map((key) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              aria-selected={tab === key}
+              className={`tr-chip${tab === key ? ' active' : ''}`}
+              onClick={() => setTab(key)}
+              data-tab={key}
+              title={t(`markets.tab.${key}`)}
+            >
+              {key === 'favourites' ? <Icon name="star" size={13} /> : t(`markets.tab.${key}`)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="tr-watch-cols" aria-hidden="true">
+        <span>{t('markets.col.symbol')}</span>
+        <span>{t('markets.col.bid')}</span>
+        <span>{t('markets.col.ask')}</span>
+        <span>{t('markets.col.changePercent')}</span>
+      </div>
+      {status === 'error' ? (
+        <div className="tr-empty">
+          <p>{t('markets.error.title')}</p>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : status === 'loading' && items.length === 0 ? (
+        <ul className="tr-watch-list" aria-busy="true">
+          {Array.from({ length: 14 }, (_, i) => (
+            <li key={i} className="tr-watch-row tr-watch-skeleton">
+              <span className="skeleton tr-sk-symbol" />
+              <span className="skeleton tr-sk-num" />
+              <span className="skeleton tr-sk-num" />
+            </li>
+          ))}
+        </ul>
+      ) : rows.length === 0 ? (
+        <div className="tr-empty" data-testid="watch-empty">
+          <Icon name={tab === 'favourites' && !query ? 'star' : 'search'} size={22} />
+          <p>{t(tab === 'favourites' && !query ? 'markets.favourites.emptyText' : 'markets.empty.title')}</p>
+        </div>
+      ) : (
+        <ul className="tr-watch-list">
+          {rows.map((quote) => (
+            <Row
+              key={quote.symbol}
+              quote={quote}
+              selected={quote.symbol === selected}
+              favourite={favouriteSet.has(quote.symbol)}
+              onSelect={onSelect}
+              onToggle={onToggleFavourite}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,219 @@
+import { type ReactNode, useId } from 'react';
+import { useI18n } from '../../lib/i18n';
+import { formatDecimal } from '../../lib/market-format';
+import {
+  pointsText,
+  stepVolume,
+  stopProblem,
+  type TSide,
+  type TStop,
+  type TVolumeProblem,
+  type TVolumeSpec,
+} from './ticket-rules';
+
+/** The translated reason a volume is refused, with the symbol's limits. */
+export function useVolumeMessage() {
+  const { t, intl } = useI18n();
+  return (problem: TVolumeProblem | null, spec: TVolumeSpec): string | null => {
+    if (!problem) return null;
+    const lots = (value: string) => formatDecimal(intl, value);
+    switch (problem) {
+      case 'min':
+        return t('trade.volume.min', { min: lots(spec.minVolume) });
+      case 'max':
+        return t('trade.volume.max', { max: lots(spec.maxVolume) });
+      case 'step':
+        return t('trade.volume.step', { step: lots(spec.volumeStep) });
+      default:
+        return t('trade.volume.format');
+    }
+  };
+}
+
+/** Why a take-profit or stop-loss is refused: "must be above 67,000.00" and the like. */
+export function useStopMessage() {
+  const { t, intl } = useI18n();
+  return (o: {
+    side: TSide;
+    stop: TStop;
+    price: bigint | null;
+    typed: boolean;
+    reference: bigint | null;
+    digits: number;
+  }): string | null => {
+    if (!o.typed) return null;
+    if (o.price === null) return t('trade.price.format');
+    if (o.reference === null) return null;
+    if (!stopProblem(o.side, o.stop, o.price, o.reference)) return null;
+    const above = (o.side === 'buy') === (o.stop === 'takeProfit');
+    const price = formatDecimal(intl, pointsText(o.reference, o.digits), o.digits);
+    return t(above ? 'trade.stops.above' : 'trade.stops.below', { price });
+  };
+}
+
+export function VolumeStepper({
+  value,
+  onChange,
+  spec,
+  label,
+  error,
+  testId,
+  showLimits = true,
+}: {
+  value: string;
+  onChange(value: string): void;
+  spec: TVolumeSpec;
+  label: string;
+  error: string | null;
+  testId: string;
+  showLimits?: boolean;
+}) {
+  const { t, intl } = useI18n();
+  const id = useId();
+  const lots = (v: string) => formatDecimal(intl, v);
+  return (
+    <div className="tr-field">
+      <label className="tr-label" htmlFor={id}>
+        {label}
+      </label>
+      <div className={`tr-stepper${error ? ' invalid' : ''}`}>
+        <button
+          type="button"
+          className="tr-step"
+          aria-label={t('trade.volume.less')}
+          onClick={() => onChange(stepVolume(value, spec, -1))}
+          data-testid={`${testId}-down`}
+        >
+          −
+        </button>
+        <input
+          id={id}
+          className="tr-input num"
+          inputMode="decimal"
+          autoComplete="off"
+          value={value}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+              e.preventDefault();
+              onChange(stepVolume(value, spec, e.key === 'ArrowUp' ? 1 : -1));
+            }
+          }}
+          data-testid={testId}
+        />
+        <button
+          type="button"
+          className="tr-step"
+          aria-label={t('trade.volume.more')}
+          onClick={() => onChange(stepVolume(value, spec, 1))}
+          data-testid={`${testId}-up`}
+        >
+          +
+        </button>
+      </div>
+      {error ? (
+        <span className="tr-error" role="alert">
+          {error}
+        </span>
+      ) : (
+        showLimits && (
+          <span className="tr-hint num">
+            {t('trade.volume.limits', {
+              min: lots(spec.minVolume),
+              step: lots(spec.volumeStep),
+              max: lots(spec.maxVolume),
+            })}
+          </span>
+        )
+      )}
+    </div>
+  );
+}
+
+export function PriceInput({
+  label,
+  value,
+  onChange,
+  placeholder,
+  error,
+  hint,
+  testId,
+  onClear,
+  suffix,
+  action,
+}: {
+  label: ReactNode;
+  value: string;
+  onChange(value: string): void;
+  placeholder?: string;
+  error?: string | null;
+  hint?: ReactNode;
+  testId: string;
+  onClear?: () => void;
+  suffix?: string;
+  action?: ReactNode;
+}) {
+  const { t } = useI18n();
+  const id = useId();
+  return (
+    <div className="tr-field">
+      <div className="tr-label-row">
+        <label className="tr-label" htmlFor={id}>
+          {label}
+        </label>
+        {action}
+      </div>
+      <div className={`tr-input-wrap${error ? ' invalid' : ''}`}>
+        <input
+          id={id}
+          className="tr-input num"
+          inputMode="decimal"
+          autoComplete="off"
+          value={value}
+          placeholder={placeholder}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => onChange(e.target.value)}
+          data-testid={testId}
+        />
+        {suffix && <span className="tr-suffix">{suffix}</span>}
+        {onClear && value !== '' && (
+          <button type="button" className="tr-clear" aria-label={t('trade.stops.clear')} onClick={onClear}>
+            ×
+          </button>
+        )}
+      </div>
+      {error ? (
+        <span className="tr-error" role="alert">
+          {error}
+        </span>
+      ) : (
+        hint && <span className="tr-hint num">{hint}</span>
+      )}
+    </div>
+  );
+}
+
+/** A label and a figure, in the account bar, the ticket summary and the dialogs. */
+export function Figure({
+  label,
+  children,
+  tone = '',
+  testId,
+  value,
+}: {
+  label: string;
+  children: ReactNode;
+  tone?: string;
+  testId?: string;
+  value?: string;
+}) {
+  return (
+    <div className="tr-figure">
+      <dt>{label}</dt>
+      <dd className={`num ${tone}`} data-testid={testId} data-value={value}>
+        {children}
+      </dd>
+    </div>
+  );
+}

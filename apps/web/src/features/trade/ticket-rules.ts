@@ -1,0 +1,195 @@
+/**
+ * The order ticket's rules, checked in the browser before anything is sent: volume on the symbol's
+ * grid, pending prices on the right side of the market, take-profit and stop-loss on the right side
+ * of their reference. The side rules are the engine's own (@broker/domain/trading/orders), applied
+ * to integer points; the server checks them again with the symbol's stops level.
+ */
+import { type TPendingType, validatePendingPrice, validateStops } from '@broker/domain/trading/orders';
+import { fromUnits, normalizeInput, toUnits } from './decimal';
+
+export type TSide = 'buy' | 'sell';
+export type TOrderKind = 'market' | 'limit' | 'stop' | 'stop_limit';
+export const ORDER_KINDS: readonly TOrderKind[] = ['market', 'limit', 'stop', 'stop_limit'];
+
+/** Lots travel with two decimals (hundredths of a lot). */
+export const LOT_DECIMALS = 2;
+
+export interface TVolumeSpec {
+  minVolume: string;
+  volumeStep: string;
+  maxVolume: string;
+}
+
+export type TVolumeProblem = 'format' | 'min' | 'max' | 'step';
+
+interface TVolumeGrid {
+  min: bigint;
+  step: bigint;
+  /** The largest volume on the grid that does not exceed the maximum. */
+  max: bigint;
+}
+
+function grid(spec: TVolumeSpec): TVolumeGrid | null {
+  const min = toUnits(spec.minVolume, LOT_DECIMALS);
+  const step = toUnits(spec.volumeStep, LOT_DECIMALS);
+  const max = toUnits(spec.maxVolume, LOT_DECIMALS);
+  if (min === null || step === null || max === null || step <= 0n || min <= 0n || max < min) return null;
+  return { min, step, max: min + ((max - min) / step) * step };
+}
+
+export function volumeProblem(text: string, spec: TVolumeSpec): TVolumeProblem | null {
+  const g = grid(spec);
+  const volume = toUnits(normalizeInput(text), LOT_DECIMALS);
+  if (!g || volume === null || volume <= 0n) return 'format';
+  if (volume < g.min) return 'min';
+  if (volume > g.max) return 'max';
+  return (volume - g.min) % g.step === 0n ? null : 'step';
+}
+
+/** The next volume up or down the symbol's grid from what is typed (off-grid values snap first). */
+export function stepVolume(text: string, spec: TVolumeSpec, direction: 1 | -1): string {
+  const g = grid(spec);
+  if (!g) return text;
+  const current = toUnits(normalizeInput(text), LOT_DECIMALS);
+  if (current === null || current < g.min) return fromUnits(g.min, LOT_DECIMALS);
+  const offset = current - g.min;
+  const below = g.min + (offset / g.step) * g.step;
+  const onGrid = offset % g.step === 0n;
+  const next = direction > 0 ? below + g.step : onGrid ? current - g.step : below;
+  const clamped = next < g.min ? g.min : next > g.max ? g.max : next;
+  return fromUnits(clamped, LOT_DECIMALS);
+}
+
+/** A typed lot volume as the wire's two-decimal string, or null. */
+export function lotsText(text: string): string | null {
+  const units = toUnits(normalizeInput(text), LOT_DECIMALS);
+  return units === null || units <= 0n ? null : fromUnits(units, LOT_DECIMALS);
+}
+
+/** A typed price as integer points of a symbol with `digits` decimals; null if not a positive price. */
+export function pricePoints(text: string, digits: number): bigint | null {
+  const points = toUnits(normalizeInput(text), digits);
+  return points === null || points <= 0n ? null : points;
+}
+
+export const pointsText = (points: bigint, digits: number) => fromUnits(points, digits);
+
+/** A typed distance in whole points; null unless a positive integer. */
+export function distancePoints(text: string): bigint | null {
+  const value = normalizeInput(text);
+  return /^\d{1,12}$/.test(value) && BigInt(value) > 0n ? BigInt(value) : null;
+}
+
+/** The price an order enters at: the ask for a market buy, the bid for a market sell, else its own. */
+export function entryPoints(o: {
+  side: TSide;
+  kind: TOrderKind;
+  bid: bigint | null;
+  ask: bigint | null;
+  price: bigint | null;
+  limitPrice: bigint | null;
+}): bigint | null {
+  if (o.kind === 'market') return o.side === 'buy' ? o.ask : o.bid;
+  return o.kind === 'stop_limit' ? o.limitPrice : o.price;
+}
+
+/**
+ * What take-profit and stop-loss are checked against: a market order's closing price (bid for a
+ * buy, ask for a sell), a pending order's entry price.
+ */
+export function stopsReference(o: {
+  side: TSide;
+  kind: TOrderKind;
+  bid: bigint | null;
+  ask: bigint | null;
+  entry: bigint | null;
+}): bigint | null {
+  if (o.kind === 'market') return o.side === 'buy' ? o.bid : o.ask;
+  return o.entry;
+}
+
+export type TStop = 'takeProfit' | 'stopLoss';
+
+/** A take-profit or stop-loss `distance` points from `entry`, on the profitable or losing side. */
+export function stopFromDistance(side: TSide, stop: TStop, entry: bigint, distance: bigint): bigint {
+  const up = (side === 'buy') === (stop === 'takeProfit');
+  return up ? entry + distance : entry - distance;
+}
+
+/** Whether a take-profit or stop-loss is on the wrong side of its reference (or not a price). */
+export function stopProblem(side: TSide, stop: TStop, price: bigint, reference: bigint): 'side' | null {
+  if (price <= 0n) return 'side';
+  const error = validateStops({
+    side,
+    reference: Number(reference),
+    takeProfit: stop === 'takeProfit' ? Number(price) : null,
+    stopLoss: stop === 'stopLoss' ? Number(price) : null,
+    distance: 1,
+  });
+  return error ? 'side' : null;
+}
+
+const PENDING: Record<`${TSide}:${Exclude<TOrderKind, 'market'>}`, TPendingType> = {
+  'buy:limit': 'buy_limit',
+  'sell:limit': 'sell_limit',
+  'buy:stop': 'buy_stop',
+  'sell:stop': 'sell_stop',
+  'buy:stop_limit': 'buy_stop_limit',
+  'sell:stop_limit': 'sell_stop_limit',
+};
+
+export const pendingType = (side: TSide, kind: Exclude<TOrderKind, 'market'>): TPendingType =>
+  PENDING[`${side}:${kind}`];
+
+/**
+ * A pending price that would fill at once (a buy limit above the ask, a buy stop below it, ...) is
+ * 'side'; a stop-limit whose limit is beyond its stop is 'limit'.
+ */
+export function pendingProblem(o: {
+  side: TSide;
+  kind: Exclude<TOrderKind, 'market'>;
+  price: bigint;
+  limitPrice: bigint | null;
+  bid: bigint;
+  ask: bigint;
+}): 'side' | 'limit' | null {
+  const type = pendingType(o.side, o.kind);
+  if (o.kind === 'stop_limit' && o.limitPrice !== null) {
+    if (o.side === 'buy' ? o.limitPrice > o.price : o.limitPrice < o.price) return 'limit';
+  }
+  const error = validatePendingPrice({
+    type,
+    price: Number(o.price),
+    limitPrice: o.kind === 'stop_limit' ? (o.limitPrice === null ? null : Number(o.limitPrice)) : null,
+    bid: Number(o.bid),
+    ask: Number(o.ask),
+    distance: 1,
+  });
+  return error ? 'side' : null;
+}
+
+/** The volume-weighted average open price of some positions, rounded half up to `digits`. */
+export function averageOpenPrice(
+  positions: readonly { open_price: string; volume: string }[],
+  digits: number,
+): string | null {
+  let weighted = 0n;
+  let volume = 0n;
+  for (const p of positions) {
+    const price = toUnits(p.open_price, digits);
+    const lots = toUnits(p.volume, LOT_DECIMALS);
+    if (price === null || lots === null) return null;
+    weighted += price * lots;
+    volume += lots;
+  }
+  if (volume === 0n) return null;
+  return fromUnits((weighted * 2n + volume) / (volume * 2n), digits);
+}
+
+/** Volume left of a position after closing part of it, as lots; null when not a valid split. */
+export function remainingVolume(total: string, closing: string): string | null {
+  const a = toUnits(total, LOT_DECIMALS);
+  const b = toUnits(normalizeInput(closing), LOT_DECIMALS);
+  if (a === null || b === null || b <= 0n || b > a) return null;
+  return fromUnits(a - b, LOT_DECIMALS);
+}
