@@ -1,0 +1,236 @@
+import Big from 'big.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+
+let server: TRunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens the terminal as an anonymous visitor, is sent to sign in, and comes back signed in. */
+async function signInToTerminal(page: Page) {
+  await page.goto(`${server.baseUrl}/en/trade`);
+  expect(new URL(page.url()).pathname).toBe('/en/login');
+  expect(new URL(page.url()).searchParams.get('redirect')).toBe('/en/trade');
+  await page.fill('input[name=email]', DEMO.email);
+  await page.fill('input[name=password]', DEMO.password);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === '/en/trade', { timeout: 15_000 }),
+    page.getByTestId('login-submit').click(),
+  ]);
+}
+
+/** The live bid and ask of a symbol, as the watchlist shows them (decimal strings). */
+async function quoteOf(page: Page, symbol: string): Promise<{ bid: Big; ask: Big }> {
+  const prices = page.locator(`[data-testid=watchlist] li[data-symbol="${symbol}"] .tr-watch-price`);
+  const [bid, ask] = await Promise.all([
+    prices.nth(0).getAttribute('data-value'),
+    prices.nth(1).getAttribute('data-value'),
+  ]);
+  return { bid: new Big(bid ?? '0'), ask: new Big(ask ?? '0') };
+}
+
+const positionRow = (page: Page, ticket: string) =>
+  page.locator(`[data-testid=position-row][data-ticket="${ticket}"]`);
+const orderRow = (page: Page, ticket: string) =>
+  page.locator(`[data-testid=order-row][data-ticket="${ticket}"]`);
+
+/** Sends the order the ticket holds and answers its ticket number (and kind), or the refusal. */
+async function submitTicket(page: Page): Promise<{ ticket: string; kind: string } | { error: string }> {
+  const submit = page.getByTestId('ticket-submit');
+  await expect.poll(() => submit.isEnabled(), { timeout: 10_000 }).toBe(true);
+  await submit.click();
+  const result = page.getByTestId('ticket-result').or(page.getByTestId('ticket-error'));
+  await result.waitFor({ timeout: 10_000 });
+  if ((await result.getAttribute('data-testid')) === 'ticket-error')
+    return { error: (await result.textContent()) ?? '' };
+  return {
+    ticket: (await result.getAttribute('data-ticket')) ?? '',
+    kind: (await result.getAttribute('data-kind')) ?? '',
+  };
+}
+
+/**
+ * Places a buy pending order `offset` away from the live ask (negative: below). The market moves
+ * between reading the quote and sending, so a refusal for the wrong side is retried at the new price.
+ */
+async function placeBuyPending(page: Page, kind: 'limit' | 'stop', offset: string): Promise<string> {
+  await page.getByTestId(`ticket-kind-${kind}`).click();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { ask } = await quoteOf(page, 'BTCUSDT');
+    await page.getByTestId('ticket-price').fill(ask.plus(offset).toFixed(2));
+    const submit = page.getByTestId('ticket-submit');
+    // The ticket refuses a price on the wrong side of the market before sending: read the quote again.
+    if (!(await submit.isEnabled())) continue;
+    const result = await submitTicket(page);
+    if ('ticket' in result) {
+      expect(result.kind).toBe('order');
+      return result.ticket;
+    }
+  }
+  throw new Error(`no buy ${kind} could be placed`);
+}
+
+describe('trading terminal in the browser', () => {
+  it('opens a demo account, trades BTCUSDT, sets levels, works pending orders, closes and finds the deal in history', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await signInToTerminal(page);
+
+    // The demo trader has no account yet: the terminal offers one.
+    await page.getByTestId('trade-empty').waitFor({ timeout: 15_000 });
+    await page.getByTestId('open-demo').click();
+    const switcher = page.getByTestId('account-switcher');
+    await switcher.waitFor({ timeout: 15_000 });
+    expect(await switcher.getByTestId('account-type').getAttribute('data-type')).toBe('1');
+    await expect.poll(() => page.getByTestId('figure-balance').getAttribute('data-value')).toBe('100000.00');
+    expect(await page.getByTestId('trade-mode').getAttribute('data-mode')).toBe('2');
+
+    // Crypto trades around the clock.
+    await page.getByTestId('watch-search').fill('btc');
+    await page.locator('[data-testid=watchlist] li[data-symbol=BTCUSDT] [data-testid=watch-row]').click();
+    await expect.poll(() => page.getByTestId('chart-symbol').textContent()).toBe('BTCUSDT');
+    expect(new URL(page.url()).searchParams.get('symbol')).toBe('BTCUSDT');
+    await expect
+      .poll(async () => Number(await page.getByTestId('trade-chart').getAttribute('data-bars')), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(50);
+    expect(await page.getByTestId('ticket-volume').inputValue()).toBe('0.01');
+    // Margin and commission of the order, from the server, before sending.
+    await expect
+      .poll(() => page.getByTestId('ticket-margin').getAttribute('data-value'), { timeout: 10_000 })
+      .toMatch(/^\d+\.\d{2}$/);
+
+    // Buy 0.01 at market: the ticket number comes back, the position lists with live profit.
+    const bought = await submitTicket(page);
+    if (!('ticket' in bought)) throw new Error(`buy refused: ${bought.error}`);
+    expect(bought.kind).toBe('position');
+    const ticket = bought.ticket;
+    await page.locator('[data-testid=trade-toast][data-kind=opened]').waitFor({ timeout: 10_000 });
+    const row = positionRow(page, ticket);
+    await row.waitFor({ timeout: 10_000 });
+    const profit = row.getByTestId('position-profit');
+    const firstProfit = await profit.getAttribute('data-value');
+    expect(firstProfit).toMatch(/^-?\d+\.\d{2}$/);
+    await expect
+      .poll(() => profit.getAttribute('data-value'), { timeout: 30_000, interval: 250 })
+      .not.toBe(firstProfit);
+    expect(Number(await page.getByTestId('figure-margin').getAttribute('data-value'))).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId('trade-chart').getAttribute('data-lines'))
+      .toContain(`pos:${ticket}:entry=`);
+
+    // Take-profit and stop-loss from the positions tab, on the right sides of the market.
+    const { bid } = await quoteOf(page, 'BTCUSDT');
+    const takeProfit = bid.plus(1000).toFixed(2);
+    const stopLoss = bid.minus(1000).toFixed(2);
+    await row.getByTestId('position-edit').click();
+    const stops = page.getByTestId('stops-dialog');
+    await stops.getByTestId('stops-tp').fill(stopLoss);
+    await expect.poll(() => stops.getByRole('alert').count()).toBeGreaterThan(0);
+    await stops.getByTestId('stops-tp').fill(takeProfit);
+    await stops.getByTestId('stops-sl').fill(stopLoss);
+    await stops.getByTestId('stops-save').click();
+    await stops.waitFor({ state: 'detached', timeout: 10_000 });
+    const en = (value: string) =>
+      new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(Number(value));
+    await expect.poll(() => row.getByTestId('position-tp').textContent()).toBe(en(takeProfit));
+    await expect.poll(() => row.getByTestId('position-sl').textContent()).toBe(en(stopLoss));
+    await expect
+      .poll(() => page.getByTestId('trade-chart').getAttribute('data-lines'))
+      .toContain(`pos:${ticket}:tp=${takeProfit}`);
+
+    // A buy limit far below the market waits in the pending tab until it is deleted.
+    const far = await placeBuyPending(page, 'limit', '-2000');
+    await page.getByTestId('tab-orders').click();
+    await orderRow(page, far).waitFor({ timeout: 10_000 });
+    await orderRow(page, far).getByTestId('order-cancel').click();
+    await orderRow(page, far).waitFor({ state: 'detached', timeout: 10_000 });
+    await page.locator('[data-testid=trade-toast][data-kind=cancelled]').first().waitFor({ timeout: 10_000 });
+
+    // A buy limit just under and a buy stop just over the ask: the moving market fills one of them.
+    const limit = await placeBuyPending(page, 'limit', '-8');
+    const stop = await placeBuyPending(page, 'stop', '8');
+    try {
+      await page.locator('[data-testid=trade-toast][data-kind=filled]').first().waitFor({ timeout: 60_000 });
+    } catch (error) {
+      await page.screenshot({ path: '/tmp/shots-trade/e2e-fill-failure.png' });
+      console.log(
+        await page.locator('[data-testid=trade-toast]').evaluateAll((t) => t.map((x) => x.textContent)),
+      );
+      throw error;
+    }
+    for (const order of [limit, stop]) {
+      const pending = orderRow(page, order);
+      if ((await pending.count()) === 0) continue;
+      await pending.getByTestId('order-cancel').click();
+      await pending.waitFor({ state: 'detached', timeout: 10_000 });
+    }
+    await page.getByTestId('tab-positions').click();
+    await expect
+      .poll(() => page.locator('[data-testid=position-row]').count(), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
+
+    // Close the first position at the market; its deal is in the history, closed by hand.
+    await row.getByTestId('position-close').click();
+    const closing = page.getByTestId('close-dialog');
+    expect(await closing.getByTestId('close-volume').inputValue()).toBe('0.01');
+    await closing.getByTestId('close-confirm').click();
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.locator('[data-testid=trade-toast][data-kind=closed]').first().waitFor({ timeout: 10_000 });
+    await page.getByTestId('tab-history').click();
+    const deal = page.locator(`[data-testid=deal-row][data-position="${ticket}"]`);
+    await deal.waitFor({ timeout: 10_000 });
+    expect(await deal.getByTestId('deal-reason').getAttribute('data-reason')).toBe('1');
+    expect(await deal.getByTestId('deal-reason').textContent()).toBe('Manual');
+    expect(await page.getByTestId('full-history').getAttribute('href')).toBe('/en/personalCenter/history');
+
+    // Close everything that is left.
+    await page.getByTestId('tab-positions').click();
+    await page.getByTestId('close-all').click();
+    await page.getByTestId('confirm-dialog').getByTestId('confirm-ok').click();
+    await expect.poll(() => page.locator('[data-testid=position-row]').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('figure-margin').getAttribute('data-value')).toBe('0.00');
+    await context.close();
+  }, 180_000);
+
+  it('lays the terminal out for a 375 px phone: quote, chart, trade and position tabs with a buy and sell bar', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await signInToTerminal(page);
+    const terminal = page.getByTestId('trade-terminal');
+    await terminal.waitFor({ timeout: 15_000 });
+    expect(await terminal.getAttribute('data-layout')).toBe('phone');
+    // Nothing is wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.getByTestId('mobile-tab-quotes').click();
+    await page.getByTestId('watch-search').fill('eth');
+    await page.locator('[data-testid=watchlist] li[data-symbol=ETHUSDT] [data-testid=watch-row]').click();
+    // Choosing a symbol shows its chart, with the buy and sell bar under it.
+    await expect.poll(() => page.getByTestId('chart-symbol').textContent()).toBe('ETHUSDT');
+    await page.getByTestId('action-bar').waitFor();
+    await page.getByTestId('action-sell').click();
+    const ticket = page.getByTestId('order-ticket');
+    await ticket.waitFor();
+    expect(await ticket.getAttribute('data-symbol')).toBe('ETHUSDT');
+    expect(await page.getByTestId('ticket-side-sell').getAttribute('aria-checked')).toBe('true');
+    const submit = await page.getByTestId('ticket-submit').boundingBox();
+    expect(submit && submit.x + submit.width).toBeLessThanOrEqual(375);
+
+    await page.getByTestId('mobile-tab-positions').click();
+    await page.getByTestId('bottom-panel').waitFor();
+    await page.getByTestId('tab-history').click();
+    await expect
+      .poll(() => page.locator('[data-testid=deal-row]').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await context.close();
+  }, 90_000);
+});
