@@ -199,9 +199,11 @@ export function AccountBar({ compact = false }: { compact?: boolean }) {
     >
       <div className="tr-account-main">
         <AccountSwitcher compact={compact} />
-        <span className="tr-mode" data-testid="trade-mode" data-mode={current.trade_type}>
-          {t(`trade.mode.${current.trade_type === 1 ? 'novice' : 'standard'}`)}
-        </span>
+        {!compact && (
+          <span className="tr-mode" data-testid="trade-mode" data-mode={current.trade_type}>
+            {t(`trade.mode.${current.trade_type === 1 ? 'novice' : 'standard'}`)}
+          </span>
+        )}
         {!compact && <span className="tr-ccy">{t('trade.account.currency', { currency })}</span>}
         {compact && (
           <button

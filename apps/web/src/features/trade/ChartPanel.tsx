@@ -144,6 +144,7 @@ export function ChartPanel({
   klineColor,
   settings,
   historyVersion,
+  quickTrade = true,
 }: {
   symbol: string;
   quote: TNamedQuote | undefined;
@@ -153,6 +154,8 @@ export function ChartPanel({
   klineColor: TKlineColor;
   settings: TTradeSettings;
   historyVersion: number;
+  /** The quick order panel; phones have their own buy and sell bar instead. */
+  quickTrade?: boolean;
 }) {
   const { t, lang, intl } = useI18n();
   const { state, info, positions, orders } = useTrading();
@@ -220,7 +223,12 @@ export function ChartPanel({
           if (problem) return refuse(problem);
           setDrag({
             title: t(stop === 'takeProfit' ? 'trade.drag.tpTitle' : 'trade.drag.slTitle'),
-            text: t('trade.drag.positionText', { ticket: id, symbol, price: text }),
+            text: t('trade.drag.positionText', {
+              ticket: id,
+              symbol,
+              from: formatDecimal(intl, line.price, digits),
+              price: text,
+            }),
             run: () =>
               actions.modifyPosition({
                 order_id: id,
@@ -268,7 +276,12 @@ export function ChartPanel({
                 ? 'trade.drag.tpTitle'
                 : 'trade.drag.slTitle',
           ),
-          text: t('trade.drag.orderText', { ticket: id, symbol, price: text }),
+          text: t('trade.drag.orderText', {
+            ticket: id,
+            symbol,
+            from: formatDecimal(intl, line.price, digits),
+            price: text,
+          }),
           run: () => actions.modifyOrder({ order_id: id, ...next }),
           resolve,
         });
@@ -333,7 +346,7 @@ export function ChartPanel({
           onNeedOlder={candles.loadOlder}
           onDragEnd={onDragEnd}
         />
-        {settings.display.floatLayer && state.accountId > 0 && (
+        {quickTrade && settings.display.floatLayer && state.accountId > 0 && (
           <QuickTrade symbol={symbol} quote={quote} spec={spec} digits={digits} />
         )}
         {candles.status === 'loading' && (

@@ -40,6 +40,26 @@ interface TPreview {
 const PREVIEW_DEBOUNCE_MS = 300;
 const PREVIEW_REFRESH_MS = 5000;
 
+/**
+ * Where a new pending order's price starts: one spread beyond the market on the side where that
+ * order type is allowed (a buy limit under the bid, a buy stop over the ask, ...).
+ */
+function pendingStart(
+  side: TSide,
+  kind: TOrderKind,
+  bid: string,
+  ask: string,
+  digits: number,
+): string | null {
+  const b = pricePoints(bid, digits);
+  const a = pricePoints(ask, digits);
+  if (b === null || a === null) return null;
+  const spread = a - b > 0n ? a - b : 1n;
+  const below = kind === 'limit' ? side === 'buy' : side === 'sell';
+  const start = below ? b - spread : a + spread;
+  return start > 0n ? pointsText(start, digits) : null;
+}
+
 /** "Buy", "Buy limit", "Sell stop limit": the submit button's order name. */
 function orderName(t: (key: string) => string, side: TSide, kind: TOrderKind) {
   return kind === 'market' ? t(`trade.side.${side}`) : t(`trade.orderType.${pendingType(side, kind)}`);
@@ -84,10 +104,11 @@ export function OrderTicket({
   const [previewFailed, setPreviewFailed] = useState(false);
 
   useEffect(() => {
-    if (preset) {
-      setSide(preset.side);
-      setResult(null);
-    }
+    if (!preset) return;
+    setSide(preset.side);
+    setPrice('');
+    setLimitPrice('');
+    setResult(null);
   }, [preset]);
 
   // Another symbol: its own minimum volume and prices; the levels of the last one mean nothing here.
@@ -101,14 +122,24 @@ export function OrderTicket({
     setResult(null);
   }, [symbol, spec?.minVolume]);
 
-  // A pending order starts from the market price, which the trader then moves.
+  // A pending order starts one spread away from the market on its own side, then the trader moves it.
   const bidText = quote?.bid;
   const askText = quote?.ask;
   useEffect(() => {
     if (kind === 'market' || price !== '' || !bidText || !askText) return;
-    setPrice(side === 'buy' ? askText : bidText);
-    if (kind === 'stop_limit') setLimitPrice(side === 'buy' ? askText : bidText);
-  }, [kind, side, price, bidText, askText]);
+    const start = pendingStart(side, kind, bidText, askText, digits);
+    if (!start) return;
+    setPrice(start);
+    if (kind === 'stop_limit') setLimitPrice(start);
+  }, [kind, side, price, bidText, askText, digits]);
+  const chooseOrder = (next: { side?: TSide; kind?: TOrderKind }) => {
+    if (next.side) setSide(next.side);
+    if (next.kind) setKind(next.kind);
+    // A price chosen for another side or order type would be on the wrong side of the market.
+    setPrice('');
+    setLimitPrice('');
+    setResult(null);
+  };
 
   const bid = quote ? pricePoints(quote.bid, digits) : null;
   const ask = quote ? pricePoints(quote.ask, digits) : null;
@@ -248,6 +279,10 @@ export function OrderTicket({
 
   return (
     <form className="tr-ticket" onSubmit={submit} noValidate data-testid="order-ticket" data-symbol={symbol}>
+      <div className="tr-ticket-head">
+        <strong>{symbol}</strong>
+        {spec && <span>{spec.name}</span>}
+      </div>
       <div className="tr-sides" role="radiogroup" aria-label={t('trade.ticket.side')}>
         {(['sell', 'buy'] as const).map((s) => (
           <button
@@ -256,7 +291,7 @@ export function OrderTicket({
             role="radio"
             aria-checked={side === s}
             className={`tr-side-btn tr-side-btn-${s}${side === s ? ' active' : ''}`}
-            onClick={() => setSide(s)}
+            onClick={() => s !== side && chooseOrder({ side: s })}
             data-testid={`ticket-side-${s}`}
           >
             <span className="tr-side-label">{t(`trade.side.${s}`)}</span>
@@ -280,10 +315,7 @@ export function OrderTicket({
             role="tab"
             aria-selected={kind === k}
             className={`tr-kind${kind === k ? ' active' : ''}`}
-            onClick={() => {
-              setKind(k);
-              setResult(null);
-            }}
+            onClick={() => k !== kind && chooseOrder({ kind: k })}
             data-testid={`ticket-kind-${k}`}
           >
             {t(`trade.kind.${k}`)}

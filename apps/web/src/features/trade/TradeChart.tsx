@@ -1,5 +1,6 @@
 import { KlineColor, type TKlineColor } from '@broker/domain/kline-color';
 import {
+  type AutoscaleInfo,
   CandlestickSeries,
   ColorType,
   CrosshairMode,
@@ -171,7 +172,23 @@ export function TradeChart({
       rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.2 } },
       timeScale: { rightOffset: 8, barSpacing: 7, minBarSpacing: 1.5 },
     });
-    const series = chart.addSeries(CandlestickSeries, { borderVisible: false });
+    const series = chart.addSeries(CandlestickSeries, {
+      borderVisible: false,
+      // The trader's own levels stay in view: the price scale reaches them (not the ask line).
+      autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+        const info = original();
+        if (!info?.priceRange) return info;
+        let { minValue, maxValue } = info.priceRange;
+        for (const line of linesRef.current) {
+          if (line.tone === 'ask') continue;
+          const price = Number(held.current?.id === line.id ? held.current.price : line.price);
+          if (!Number.isFinite(price)) continue;
+          minValue = Math.min(minValue, price);
+          maxValue = Math.max(maxValue, price);
+        }
+        return { ...info, priceRange: { minValue, maxValue } };
+      },
+    });
     const volume = chart.addSeries(HistogramSeries, {
       priceFormat: { type: 'volume' },
       priceScaleId: '',

@@ -180,6 +180,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
       klineColor={klineColor}
       settings={settings}
       historyVersion={historyVersion}
+      quickTrade={!phone}
     />
   );
   const ticket = <OrderTicket symbol={symbol} spec={spec} quote={quote} preset={preset} />;
@@ -196,7 +197,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
   );
 
   if (phone) {
-    const showBar = mobileTab === 'quotes' || mobileTab === 'chart';
+    const showBar = mobileTab === 'chart';
     const digits = quote?.digits ?? 2;
     return (
       <div
