@@ -77,6 +77,27 @@ async function placeBuyPending(page: Page, kind: 'limit' | 'stop', offset: strin
   throw new Error(`no buy ${kind} could be placed`);
 }
 
+/**
+ * Finds the lowest draggable line on the chart (the pointer turns into a resize cursor over it) and
+ * drags it `pixels` further down.
+ */
+async function dragLowestLine(page: Page, pixels: number) {
+  const box = await page.getByTestId('trade-chart').boundingBox();
+  if (!box) throw new Error('no chart');
+  const chart = page.locator('.tr-chart');
+  const x = box.x + box.width * 0.6;
+  let lowest: number | null = null;
+  for (let y = box.y + 10; y < box.y + box.height * 0.8; y += 2) {
+    await page.mouse.move(x, y);
+    if ((await chart.getAttribute('data-line-hover')) === 'true') lowest = y;
+  }
+  if (lowest === null) throw new Error('no draggable line on the chart');
+  await page.mouse.move(x, lowest);
+  await page.mouse.down();
+  await page.mouse.move(x, lowest + pixels, { steps: 6 });
+  await page.mouse.up();
+}
+
 describe('trading terminal in the browser', () => {
   it('opens a demo account, trades BTCUSDT, sets levels, works pending orders, closes and finds the deal in history', async () => {
     const context = await newContext(browser);
@@ -146,6 +167,17 @@ describe('trading terminal in the browser', () => {
     await expect
       .poll(() => page.getByTestId('trade-chart').getAttribute('data-lines'))
       .toContain(`pos:${ticket}:tp=${takeProfit}`);
+
+    // Dragging the stop-loss line down the chart moves the stop loss once confirmed.
+    await dragLowestLine(page, 30);
+    const drag = page.getByTestId('drag-dialog');
+    await drag.waitFor({ timeout: 5000 });
+    expect(await drag.locator('h2').textContent()).toBe('Move stop loss?');
+    await drag.getByTestId('confirm-ok').click();
+    await drag.waitFor({ state: 'detached', timeout: 10_000 });
+    await expect.poll(() => row.getByTestId('position-sl').textContent()).not.toBe(en(stopLoss));
+    const moved = Number((await row.getByTestId('position-sl').textContent())?.replace(/,/g, ''));
+    expect(moved).toBeLessThan(Number(stopLoss));
 
     // A buy limit far below the market waits in the pending tab until it is deleted.
     const far = await placeBuyPending(page, 'limit', '-2000');
