@@ -156,6 +156,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
     if (bid) document.title = `${symbol} ${bid} · ${t('trade.title')} · ${t('brand.name')}`;
   }, [symbol, bid, t]);
 
+  if (state.status === 0 && !loading && trading.error) return <AccountsFailed />;
   if (loading || state.status === 0) return <TerminalSkeleton />;
   if (state.accounts.length === 0) return <NoAccount />;
 
@@ -297,6 +298,36 @@ function TerminalSkeleton() {
       </aside>
       <div className="tr-area-bottom">
         <div className="skeleton tr-sk-block" />
+      </div>
+    </div>
+  );
+}
+
+/** The account list could not be loaded (network, server): say so and offer to try again. */
+function AccountsFailed() {
+  const { t } = useI18n();
+  const { reload, error } = useTrading();
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="tr-no-account" data-testid="trade-failed">
+      <div className="tr-no-account-card" role="alert">
+        <div className="empty-state-icon">
+          <Icon name="alert" size={26} />
+        </div>
+        <h1>{t('trade.failed.title')}</h1>
+        <p>{t(error ?? 'errors.network')}</p>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            await reload();
+            setBusy(false);
+          }}
+        >
+          {busy ? <span className="spinner tr-spinner" /> : t('common.retry')}
+        </button>
       </div>
     </div>
   );
