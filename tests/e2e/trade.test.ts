@@ -1,3 +1,4 @@
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import Big from 'big.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,8 +102,30 @@ async function dragLowestLine(page: Page, pixels: number) {
 describe('trading terminal in the browser', () => {
   it('opens a demo account, trades BTCUSDT, sets levels, works pending orders, closes and finds the deal in history', async () => {
     const context = await newContext(browser);
+    // Counts the notes of the notification sound (Web Audio oscillators).
+    await context.addInitScript(() => {
+      const win = window as unknown as { beeps: number };
+      win.beeps = 0;
+      const create = BaseAudioContext.prototype.createOscillator;
+      BaseAudioContext.prototype.createOscillator = function (this: BaseAudioContext) {
+        win.beeps++;
+        return create.call(this);
+      };
+    });
     const page = await context.newPage();
     await signInToTerminal(page);
+    // The trader wants a sound with each trading notification.
+    const saved = await page.evaluate(async (path) => {
+      const csrf = document.cookie.match(/(?:^|; )csrf=([^;]+)/)?.[1] ?? '';
+      const response = await fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+        body: JSON.stringify({ notification: { ringsOpen: true } }),
+      });
+      return ((await response.json()) as { success: boolean }).success;
+    }, ROUTE_PATHS.savesettings);
+    expect(saved).toBe(true);
+    await page.reload();
 
     // The demo trader has no account yet: the terminal offers one.
     await page.getByTestId('trade-empty').waitFor({ timeout: 15_000 });
@@ -135,6 +158,9 @@ describe('trading terminal in the browser', () => {
     expect(bought.kind).toBe('position');
     const ticket = bought.ticket;
     await page.locator('[data-testid=trade-toast][data-kind=opened]').waitFor({ timeout: 10_000 });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { beeps: number }).beeps))
+      .toBeGreaterThan(0);
     const row = positionRow(page, ticket);
     await row.waitFor({ timeout: 10_000 });
     const profit = row.getByTestId('position-profit');
@@ -188,6 +214,7 @@ describe('trading terminal in the browser', () => {
     await page.locator('[data-testid=trade-toast][data-kind=cancelled]').first().waitFor({ timeout: 10_000 });
 
     // A buy limit just under and a buy stop just over the ask: the moving market fills one of them.
+    await page.getByTestId('ticket-volume').fill('0.02');
     const limit = await placeBuyPending(page, 'limit', '-8');
     const stop = await placeBuyPending(page, 'stop', '8');
     try {
@@ -209,6 +236,22 @@ describe('trading terminal in the browser', () => {
     await expect
       .poll(() => page.locator('[data-testid=position-row]').count(), { timeout: 10_000 })
       .toBeGreaterThanOrEqual(2);
+
+    // Half of the filled position is closed; the other half stays open.
+    const filled = page.locator(`[data-testid=position-row]:not([data-ticket="${ticket}"])`).first();
+    const filledTicket = (await filled.getAttribute('data-ticket')) ?? '';
+    await filled.getByTestId('position-close').click();
+    const partial = page.getByTestId('close-dialog');
+    expect(await partial.getByTestId('close-volume').inputValue()).toBe('0.02');
+    await partial.getByTestId('close-volume-down').click();
+    expect(await partial.getByTestId('close-confirm').textContent()).toBe('Close 0.01 lots');
+    await partial.getByTestId('close-confirm').click();
+    await partial.waitFor({ state: 'detached', timeout: 10_000 });
+    await page
+      .locator('[data-testid=trade-toast][data-kind=partlyClosed]')
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await expect.poll(() => positionRow(page, filledTicket).locator('td').nth(4).textContent()).toBe('0.01');
 
     // Close the first position at the market; its deal is in the history, closed by hand.
     await row.getByTestId('position-close').click();
