@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { intlLocale, LOCALES } from '@broker/i18n/locales';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { DEMO, gotoReady, launchBrowser, newContext, startServer, type TRunningServer } from './support';
 
 const catalog = (code: string) =>
   JSON.parse(
@@ -81,9 +81,10 @@ describe('portal in the browser', () => {
   it('switches language in place, keeping the page, and remembers the choice', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
-    await page.goto(`${server.baseUrl}/en/h5/privacy`);
+    await gotoReady(page, `${server.baseUrl}/en/h5/privacy`);
     await page.getByTestId('language-switch').click();
     await Promise.all([page.waitForURL('**/de/h5/privacy'), page.locator('[data-lang="de"]').click()]);
+    await page.waitForSelector('html[data-hydrated]');
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     await expect
       .poll(() => page.getByTestId('legal-untranslated').textContent())
@@ -91,6 +92,7 @@ describe('portal in the browser', () => {
     expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('de');
     await page.getByTestId('language-switch').click();
     await Promise.all([page.waitForURL('**/zh-CN/h5/privacy'), page.locator('[data-lang="zh-CN"]').click()]);
+    await page.waitForSelector('html[data-hydrated]');
     await expect.poll(() => page.locator('.legal-body h1').textContent()).toMatch(/隐私/);
     expect(await page.getByTestId('legal-untranslated').count()).toBe(0);
     await context.close();
@@ -99,7 +101,7 @@ describe('portal in the browser', () => {
   it('guards the personal centre, signs in, shows the menu and logs out as the spec says', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
-    await page.goto(`${server.baseUrl}/en/personalCenter/deposit`);
+    await gotoReady(page, `${server.baseUrl}/en/personalCenter/deposit`);
     expect(page.url()).toBe(
       `${server.baseUrl}/en/login?redirect=${encodeURIComponent('/en/personalCenter/deposit')}`,
     );

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { freshDatabaseUrl } from '../../apps/server/test/helpers';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-Password-2026';
@@ -119,4 +119,13 @@ export async function newContext(
         }
       : {}),
   });
+}
+
+/**
+ * Opens a page and waits until React has hydrated it (`html[data-hydrated]`): a click on
+ * server-rendered markup before that would do nothing, or submit a form the old way.
+ */
+export async function gotoReady(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('html[data-hydrated]', { timeout: 30_000 });
 }

@@ -11,13 +11,21 @@ import './features/auth/auth.css';
 import './features/trade/trade.css';
 import './features/accounts/accounts.css';
 import './features/history/history.css';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
 import { routes } from './app/routes';
 import { I18nProvider } from './lib/i18n';
 import { installChunkReloadGuard, schedulePrefetch } from './lib/resilience';
 import { ShellProvider } from './lib/store';
+
+/** Marks the page as interactive once React has hydrated it (browser tests wait for it). */
+function HydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return null;
+}
 
 async function start() {
   installChunkReloadGuard();
@@ -41,6 +49,7 @@ async function start() {
       <I18nProvider lang={boot.lang} catalog={boot.catalog}>
         <ShellProvider user={boot.user} device={boot.device}>
           <RouterProvider router={router} />
+          <HydrationMark />
         </ShellProvider>
       </I18nProvider>
     </StrictMode>,
