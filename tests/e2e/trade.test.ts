@@ -19,6 +19,8 @@ async function signInToTerminal(page: Page) {
   await page.goto(`${server.baseUrl}/en/trade`);
   expect(new URL(page.url()).pathname).toBe('/en/login');
   expect(new URL(page.url()).searchParams.get('redirect')).toBe('/en/trade');
+  // The sign-in form works once the page has hydrated and loaded its code.
+  await page.waitForLoadState('networkidle');
   await page.fill('input[name=email]', DEMO.email);
   await page.fill('input[name=password]', DEMO.password);
   await Promise.all([
