@@ -9,7 +9,7 @@ import { changeClass, formatDecimal } from '../../lib/market-format';
 import type { TQuote } from '../../lib/market-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
 import { ClosePositionDialog, ConfirmDialog, OrderModifyDialog, PositionStopsDialog } from './dialogs';
-import { orderTypeKey, useToasts } from './notifications';
+import { orderTypeKey, useToasts, workingType } from './notifications';
 import { useTradeActions } from './useTradeActions';
 import { type TDeal, type TSymbolSpec, useDeals } from './useTradeData';
 
@@ -428,7 +428,7 @@ function OrdersView({
   };
   const type = (o: TPendingOrder) => (
     <span className={`tr-side-tag tr-side-${o.type.startsWith('buy') ? 'buy' : 'sell'}`}>
-      {t(orderTypeKey(o.type))}
+      {t(orderTypeKey(workingType(o)))}
     </span>
   );
   const market = (o: TPendingOrder) => {

@@ -8,7 +8,7 @@ import { type TPendingOrder, type TPosition, useTrading } from '../../lib/tradin
 import { StreamStatus } from '../markets/parts';
 import { ConfirmDialog } from './dialogs';
 import { useStopMessage, useVolumeMessage } from './fields';
-import { orderTypeKey, useToasts } from './notifications';
+import { orderTypeKey, useToasts, workingType } from './notifications';
 import { type TChartLine, type TChartMarker, TradeChart } from './TradeChart';
 import {
   averageOpenPrice,
@@ -81,8 +81,9 @@ export function useChartLines(
           id: `ord:${o.order_id}:price`,
           price: o.price,
           tone: 'pending',
-          title: `#${o.order_id} ${t(orderTypeKey(o.type))} ${lots(o.volume)}`,
-          draggable: true,
+          title: `#${o.order_id} ${t(orderTypeKey(workingType(o)))} ${lots(o.volume)}`,
+          // An activated stop-limit works at its limit price: that line moves, the stop no longer matters.
+          draggable: !o.activated,
         });
         if (o.limit_price)
           lines.push({
@@ -90,7 +91,7 @@ export function useChartLines(
             price: o.limit_price,
             tone: 'pending',
             title: `${t('trade.ticket.limitPrice')} #${o.order_id}`,
-            draggable: false,
+            draggable: o.activated,
           });
         if (o.take_profit)
           lines.push({
@@ -249,11 +250,21 @@ export function ChartPanel({
             : 'stop';
         const next = {
           price: field === 'price' ? pointsText(points, digits) : order.price,
-          limit_price: order.limit_price,
+          limit_price: field === 'limit' ? pointsText(points, digits) : order.limit_price,
           take_profit: field === 'tp' ? pointsText(points, digits) : order.take_profit,
           stop_loss: field === 'sl' ? pointsText(points, digits) : order.stop_loss,
         };
-        if (field === 'price') {
+        if (field === 'limit') {
+          // An activated stop-limit is a limit order at this price.
+          const bid = pricePoints(quote?.bid ?? '', digits);
+          const ask = pricePoints(quote?.ask ?? '', digits);
+          if (
+            bid !== null &&
+            ask !== null &&
+            pendingProblem({ side, kind: 'limit', price: points, limitPrice: null, bid, ask })
+          )
+            return refuse(t(`trade.priceSide.${side}_limit`));
+        } else if (field === 'price') {
           const bid = pricePoints(quote?.bid ?? '', digits);
           const ask = pricePoints(quote?.ask ?? '', digits);
           if (bid !== null && ask !== null && !(kind === 'stop_limit' && order.activated)) {
@@ -270,11 +281,11 @@ export function ChartPanel({
         }
         setDrag({
           title: t(
-            field === 'price'
-              ? 'trade.drag.priceTitle'
-              : field === 'tp'
-                ? 'trade.drag.tpTitle'
-                : 'trade.drag.slTitle',
+            field === 'tp'
+              ? 'trade.drag.tpTitle'
+              : field === 'sl'
+                ? 'trade.drag.slTitle'
+                : 'trade.drag.priceTitle',
           ),
           text: t('trade.drag.orderText', {
             ticket: id,

@@ -153,6 +153,11 @@ export function orderTypeKey(type: string): string {
   return `trade.orderType.${type}`;
 }
 
+/** A stop-limit whose stop price was reached works as a plain limit order from then on. */
+export function workingType(order: { type: string; activated: boolean }): string {
+  return order.activated ? order.type.replace('_stop_limit', '_limit') : order.type;
+}
+
 /**
  * Watches the account between refreshes and tells the trader what happened, as their notification
  * settings ask: opened, closed (with the reason and profit from the deal history), and pending orders
