@@ -107,7 +107,7 @@ export async function newContext(
   browser: Browser,
   options: { locale?: string; mobile?: boolean } = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     locale: options.locale ?? 'en-US',
     viewport: options.mobile ? { width: 375, height: 812 } : { width: 1440, height: 900 },
     ...(options.mobile
@@ -119,6 +119,22 @@ export async function newContext(
         }
       : {}),
   });
+  // Every page.goto of a portal page waits for React to hydrate it: a click on server-rendered
+  // markup before that does nothing (or submits a form the old way), which made tests flaky on a
+  // busy machine. Pages that are not the portal (mailbox, identity provider, JSON) are not waited for.
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => {
+    const page = await newPage();
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (await page.$('#root'))
+        await page.waitForSelector('html[data-hydrated]', { timeout: 15_000 }).catch(() => undefined);
+      return response;
+    };
+    return page;
+  };
+  return context;
 }
 
 /**
