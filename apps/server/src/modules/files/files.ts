@@ -124,7 +124,7 @@ export function registerUploads(app: FastifyInstance, services: TServices) {
       .select(['mime', 'size_bytes', 'purpose'])
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row || row.purpose !== 'avatar') return reply.code(404).send();
+    if (row?.purpose !== 'avatar') return reply.code(404).send();
     reply.header('content-type', row.mime);
     reply.header('content-length', String(row.size_bytes));
     reply.header('cache-control', 'public, max-age=31536000, immutable');
