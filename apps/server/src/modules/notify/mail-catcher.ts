@@ -33,7 +33,7 @@ export class MailCatcher {
           .then((mail: ParsedMail) => {
             this.messages.unshift({
               id: this.nextId++,
-              from: mail.from?.text ?? String(session.envelope.mailFrom?.address),
+              from: mail.from?.text ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : ''),
               to: session.envelope.rcptTo.map((r) => r.address),
               subject: mail.subject ?? '',
               text: mail.text ?? '',
