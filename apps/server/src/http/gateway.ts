@@ -28,6 +28,14 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 /** Rejects cross-site state changes: a foreign Origin, or a cookie session call without its CSRF token. */
 function checkCsrf(request: FastifyRequest, route: TRouteDefinition, session: TSession | null) {
   if (!route.mutates) return;
+  checkStateChange(request, session);
+}
+
+/**
+ * The CSRF rule of every state-changing request, gateway call or not (uploads): an Origin header,
+ * when sent, must be this host; a call made with a cookie session must carry its CSRF token.
+ */
+export function checkStateChange(request: FastifyRequest, session: TSession | null) {
   const origin = headerValue(request, 'origin');
   if (origin && origin !== 'null') {
     let originHost = '';

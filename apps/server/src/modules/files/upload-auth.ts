@@ -1,7 +1,7 @@
-import { CSRF_HEADER } from '@broker/contracts/envelope';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { FastifyRequest } from 'fastify';
 import { COOKIE, type TServices } from '../../http/context';
+import { checkStateChange } from '../../http/gateway';
 import { findSession } from '../identity/sessions';
 import type { TTenant } from '../tenancy/tenancy';
 
@@ -28,16 +28,6 @@ export async function authenticateUpload(
     ? await findSession({ db: services.database.db, token, subjectKind: 'user', tenantId: tenant.id })
     : null;
   if (!session) throw new AppError(AppErrorCode.TOKEN_INVALID);
-  const origin = header(request, 'origin');
-  if (origin && origin !== 'null') {
-    let host = '';
-    try {
-      host = new URL(origin).host;
-    } catch {
-      throw new AppError(AppErrorCode.CSRF_REJECTED);
-    }
-    if (host !== request.headers.host) throw new AppError(AppErrorCode.CSRF_REJECTED);
-  }
-  if (header(request, CSRF_HEADER) !== session.csrfToken) throw new AppError(AppErrorCode.CSRF_REJECTED);
+  checkStateChange(request, session);
   return { tenant, userId: session.subjectId };
 }
