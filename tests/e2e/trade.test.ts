@@ -48,7 +48,13 @@ const orderRow = (page: Page, ticket: string) =>
 async function submitTicket(page: Page): Promise<{ ticket: string; kind: string } | { error: string }> {
   const submit = page.getByTestId('ticket-submit');
   await expect.poll(() => submit.isEnabled(), { timeout: 10_000 }).toBe(true);
-  await submit.click();
+  // A pending price can turn to the wrong side of the moving market between the check and the click,
+  // and the ticket then disables the button: report that as not sent, for the caller to retry.
+  const clicked = await submit.click({ timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!clicked) return { error: 'not sent' };
   const result = page.getByTestId('ticket-result').or(page.getByTestId('ticket-error'));
   await result.waitFor({ timeout: 10_000 });
   if ((await result.getAttribute('data-testid')) === 'ticket-error')
@@ -302,12 +308,20 @@ describe('trading terminal in the browser', () => {
     const submit = await page.getByTestId('ticket-submit').boundingBox();
     expect(submit && submit.x + submit.width).toBeLessThanOrEqual(375);
 
+    // The trader sells 0.01 ETHUSDT from the phone, finds the position, closes it and sees the deal.
+    const sent = await submitTicket(page);
+    if (!('ticket' in sent)) throw new Error(`the sell was refused: ${sent.error}`);
+    expect(sent.kind).toBe('position');
     await page.getByTestId('mobile-tab-positions').click();
     await page.getByTestId('bottom-panel').waitFor();
+    await page.getByTestId('tab-positions').click();
+    const position = positionRow(page, sent.ticket);
+    await position.waitFor({ timeout: 10_000 });
+    await position.getByTestId('position-close').click();
+    await page.getByTestId('close-dialog').getByTestId('close-confirm').click();
+    await position.waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByTestId('tab-history').click();
-    await expect
-      .poll(() => page.locator('[data-testid=deal-row]').count(), { timeout: 10_000 })
-      .toBeGreaterThan(0);
+    await page.locator(`[data-testid=deal-row][data-position="${sent.ticket}"]`).waitFor({ timeout: 10_000 });
     await context.close();
   }, 90_000);
 });
