@@ -1,6 +1,7 @@
 import '@broker/ui/theme.css';
 import '@broker/ui/components.css';
 import './styles.css';
+import './kit/kit.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';

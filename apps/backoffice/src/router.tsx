@@ -1,5 +1,6 @@
 import { BACKOFFICE_MENU, type TMenuEntry } from '@broker/contracts/permissions';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
+import { MODULE_PAGES } from './areas/registry';
 import { AppLayout } from './layout/AppLayout';
 import { ADMIN_BASE, loginPathFor, routerPath } from './lib/redirect';
 import { DashboardPage } from './pages/DashboardPage';
@@ -36,7 +37,9 @@ function RequireSession() {
 function Guarded({ entry }: { entry: TMenuEntry }) {
   const { can } = useSession();
   if (!can(entry.permission)) return <ForbiddenPage entry={entry} />;
-  return entry.key === 'dashboard' ? <DashboardPage /> : <ModulePage entry={entry} />;
+  if (entry.key === 'dashboard') return <DashboardPage />;
+  const Page = MODULE_PAGES[entry.key];
+  return Page ? <Page /> : <ModulePage entry={entry} />;
 }
 
 /** /admin: the dashboard, or the first module the staff member may open. */
@@ -54,7 +57,7 @@ const pages: RouteObject[] = [
     ? { index: true, element: <Home entry={dashboard} /> }
     : { index: true, element: <NoModulesPage /> },
   ...BACKOFFICE_MENU.filter((entry) => routerPath(entry.path) !== '/').map((entry) => ({
-    path: routerPath(entry.path).slice(1),
+    path: `${routerPath(entry.path).slice(1)}/*`,
     element: <Guarded entry={entry} />,
   })),
   { path: '*', element: <NotFoundPage /> },

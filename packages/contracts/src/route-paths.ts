@@ -1,8 +1,20 @@
+import { ACCESS_PATHS } from './admin/access-paths';
+import { AUDIT_PATHS } from './admin/audit-paths';
+import { CUSTOMERS_PATHS } from './admin/customers-paths';
+import { MARKET_PATHS } from './admin/market-paths';
+import { RISK_PATHS } from './admin/risk-paths';
+
 /**
  * Short route names and their /api/v1 paths: the route catalogue's addresses, kept apart from the
  * schemas so the browser can call routes without bundling zod.
  */
 export const ROUTE_PATHS = {
+  ...ACCESS_PATHS,
+  ...AUDIT_PATHS,
+  ...CUSTOMERS_PATHS,
+  ...MARKET_PATHS,
+  ...RISK_PATHS,
+
   symbols: '/api/v1/quote/symbols',
   kline: '/api/v1/quote/kline',
   klinetoday: '/api/v1/quote/klinetoday',

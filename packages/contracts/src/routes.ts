@@ -1,5 +1,10 @@
 import { checkPassword } from '@broker/domain/identity/credentials';
 import { z } from 'zod';
+import { accessRoutes } from './admin/access-routes';
+import { auditRoutes } from './admin/audit-routes';
+import { customersRoutes } from './admin/customers-routes';
+import { marketRoutes } from './admin/market-routes';
+import { riskRoutes } from './admin/risk-routes';
 import { define, empty, type TRouteDefinition } from './route-kit';
 import { ROUTE_PATHS } from './route-paths';
 import { tradingRoutes } from './trading-routes';
@@ -190,6 +195,12 @@ const ZFingerKey = z.string().trim().min(8).max(128);
 
 export const routeCatalogue = {
   ...tradingRoutes,
+  ...accessRoutes,
+  ...auditRoutes,
+  ...customersRoutes,
+  ...marketRoutes,
+  ...riskRoutes,
+
   countrylist: define({
     name: 'countrylist',
     path: ROUTE_PATHS.countrylist,

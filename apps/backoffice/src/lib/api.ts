@@ -1,6 +1,11 @@
 import { CSRF_HEADER, type TEnvelope } from '@broker/contracts/envelope';
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
+import { ACCESS_ROUTES } from '../areas/access';
+import { AUDIT_ROUTES } from '../areas/audit';
+import { CUSTOMERS_ROUTES } from '../areas/customers';
+import { MARKET_ROUTES } from '../areas/market';
+import { RISK_ROUTES } from '../areas/risk';
 
 /**
  * The back office's API client: one POST per route of the contract, JSON in and out, the answer
@@ -12,6 +17,11 @@ export const ADMIN_ROUTES = {
   adminlogout: { path: ROUTE_PATHS.adminlogout, mutates: true },
   adminme: { path: ROUTE_PATHS.adminme, mutates: false },
   adminoverview: { path: ROUTE_PATHS.adminoverview, mutates: false },
+  ...ACCESS_ROUTES,
+  ...AUDIT_ROUTES,
+  ...CUSTOMERS_ROUTES,
+  ...MARKET_ROUTES,
+  ...RISK_ROUTES,
 } as const satisfies { [N in TRouteName]?: { path: string; mutates: boolean } };
 
 export type TAdminRouteName = keyof typeof ADMIN_ROUTES;

@@ -1,6 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { TAccessSchema } from './schema-access';
+import type { TAuditSchema } from './schema-audit';
+import type { TCustomersSchema } from './schema-customers';
+import type { TMarketConfigSchema } from './schema-market-config';
+import type { TRiskSchema } from './schema-risk';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export interface TenantsTable {
   id: string;
@@ -116,6 +121,11 @@ export interface InstrumentsTable {
   short_allowed: boolean;
   hot: boolean;
   sort: number;
+  markup_points: ColumnType<number, number | undefined, number>;
+  stops_level_points: ColumnType<number, number | undefined, number>;
+  commission_per_lot: ColumnType<string, string | number | undefined, string | number>;
+  max_leverage: ColumnType<number | null, number | null | undefined, number | null>;
+  updated_at: Timestamp;
 }
 export interface CandlesTable {
   symbol: string;
@@ -284,8 +294,12 @@ export interface SessionHandoffsTable {
   created_at: Timestamp;
 }
 
-type BigintColumn = ColumnType<string | number, number | string, number | string>;
-type NullableBigint = ColumnType<string | number | null, number | string | null, number | string | null>;
+export type BigintColumn = ColumnType<string | number, number | string, number | string>;
+export type NullableBigint = ColumnType<
+  string | number | null,
+  number | string | null,
+  number | string | null
+>;
 export interface TradingAccountsTable {
   id: BigintColumn;
   tenant_id: string;
@@ -306,6 +320,7 @@ export interface TradingAccountsTable {
   negative_balance_protection: boolean;
   restrictions: ColumnType<unknown, string, string>;
   closed: boolean;
+  group_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -388,7 +403,13 @@ export interface EngineIdempotencyTable {
   created_at: Timestamp;
 }
 
-export interface TDatabaseSchema {
+/** The whole database; each back-office area declares its own tables in `schema-<area>.ts`. */
+export interface TDatabaseSchema
+  extends TAccessSchema,
+    TAuditSchema,
+    TCustomersSchema,
+    TMarketConfigSchema,
+    TRiskSchema {
   trading_accounts: TradingAccountsTable;
   positions: PositionsTable;
   pending_orders: PendingOrdersTable;

@@ -7,6 +7,11 @@ import { COOKIE, type TCallContext } from '../http/context';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
 import { recordAudit } from './audit/audit';
+import { accessHandlers } from './backoffice/access/handlers';
+import { auditHandlers } from './backoffice/audit/handlers';
+import { customersHandlers } from './backoffice/customers/handlers';
+import { marketHandlers } from './backoffice/market/handlers';
+import { riskHandlers } from './backoffice/risk/handlers';
 import { submitFeedback } from './feedback/feedback';
 import {
   changePassword,
@@ -28,7 +33,7 @@ import {
   resetPassword,
   sendCode,
 } from './identity/registration';
-import { createSession, revokeSession } from './identity/sessions';
+import { revokeSession } from './identity/sessions';
 import { signIn } from './identity/sign-in';
 import { staffProfile } from './identity/staff';
 import { beginTotp, disableTotp, enableTotp } from './identity/totp';
@@ -78,6 +83,11 @@ const userIdOf = (ctx: TCallContext): string => {
 
 export const handlers: THandlers = {
   ...quoteHandlers,
+  ...accessHandlers,
+  ...auditHandlers,
+  ...customersHandlers,
+  ...marketHandlers,
+  ...riskHandlers,
   accountcategory: async (_input, ctx) => ctx.services.trading.categories(ctx),
   accountlist: async (_input, ctx) => ctx.services.trading.listAccounts(ctx),
   accountcreate: async (input, ctx) => ctx.services.trading.createAccount(ctx, input),

@@ -1,0 +1,15 @@
+import { ACCESS_PAGES } from './access';
+import { AUDIT_PAGES } from './audit';
+import { CUSTOMERS_PAGES } from './customers';
+import { MARKET_PAGES } from './market';
+import { RISK_PAGES } from './risk';
+import type { TAreaPages } from './types';
+
+/** Every built module page by menu key; a key without one shows the coming-soon page. */
+export const MODULE_PAGES: TAreaPages = {
+  ...ACCESS_PAGES,
+  ...AUDIT_PAGES,
+  ...CUSTOMERS_PAGES,
+  ...MARKET_PAGES,
+  ...RISK_PAGES,
+};

@@ -1,0 +1,2 @@
+/** The back office's risk routes: each names the permission it needs. */
+export const riskRoutes = {} as const;
