@@ -1,6 +1,7 @@
 /**
  * Stable result codes, grouped by range as in exchange-core:
- * authentication -1xxx, risk -2xxx, orders -3xxx, funding -4xxx, social and contests -5xxx, system -9xxx.
+ * authentication -1xxx, risk -2xxx, orders -3xxx, funding -4xxx, social and contests -5xxx,
+ * back office -6xxx, system -9xxx.
  * Each code has a translation key `errors.<code>` in every locale catalog.
  */
 export const AppErrorCode = {
@@ -47,6 +48,24 @@ export const AppErrorCode = {
   VOTE_TOO_FREQUENT: -5001,
   DAILY_VOTE_LIMIT: -5002,
   NOT_REGISTERED_FOR_CONTEST: -5003,
+  STAFF_USERNAME_TAKEN: -6001,
+  ROLE_NAME_TAKEN: -6002,
+  ROLE_PARENT_LOOP: -6003,
+  PERMISSION_NOT_GRANTABLE: -6004,
+  ROLE_IN_USE: -6005,
+  PASSWORD_TOO_WEAK: -6006,
+  TWO_FACTOR_SETUP_REQUIRED: -6007,
+  CANNOT_CHANGE_SELF: -6008,
+  RECORD_NOT_FOUND: -6009,
+  APPROVAL_BY_REQUESTER: -6010,
+  APPROVAL_NOT_PENDING: -6011,
+  GROUP_HAS_OPEN_TRADES: -6012,
+  CONFIG_INVALID: -6013,
+  VERSION_EXISTS: -6014,
+  MODULE_NOT_IN_PACKAGE: -6015,
+  BROKER_SLUG_TAKEN: -6016,
+  STALE_UPDATE: -6017,
+  LAST_ADMINISTRATOR: -6018,
   VALIDATION_FAILED: -9001,
   ROUTE_NOT_FOUND: -9002,
   RATE_LIMITED: -9003,
@@ -75,7 +94,23 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.USER_NOT_FOUND:
     case AppErrorCode.TENANT_UNKNOWN:
     case AppErrorCode.ACCOUNT_NOT_FOUND:
+    case AppErrorCode.RECORD_NOT_FOUND:
       return 404;
+    case AppErrorCode.APPROVAL_BY_REQUESTER:
+    case AppErrorCode.CANNOT_CHANGE_SELF:
+    case AppErrorCode.TWO_FACTOR_SETUP_REQUIRED:
+    case AppErrorCode.MODULE_NOT_IN_PACKAGE:
+      return 403;
+    case AppErrorCode.STAFF_USERNAME_TAKEN:
+    case AppErrorCode.ROLE_NAME_TAKEN:
+    case AppErrorCode.ROLE_IN_USE:
+    case AppErrorCode.APPROVAL_NOT_PENDING:
+    case AppErrorCode.GROUP_HAS_OPEN_TRADES:
+    case AppErrorCode.VERSION_EXISTS:
+    case AppErrorCode.BROKER_SLUG_TAKEN:
+    case AppErrorCode.STALE_UPDATE:
+    case AppErrorCode.LAST_ADMINISTRATOR:
+      return 409;
     case AppErrorCode.ACCOUNT_RESTRICTED:
     case AppErrorCode.ORDER_SIGNATURE_INVALID:
       return 403;
