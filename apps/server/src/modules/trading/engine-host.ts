@@ -199,6 +199,12 @@ export class EngineHost {
     return this.engine;
   }
 
+  /** Loads the broker's market configuration into the engine (filled in by the market-config work). */
+  async applyMarketConfig(_tenantId: string): Promise<void> {}
+
+  /** Moves an account to another group (filled in by the market-config work). */
+  async moveAccountToGroup(_input: { tenantId: string; accountId: number; groupId: string }): Promise<void> {}
+
   onEvents(listener: TEngineListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

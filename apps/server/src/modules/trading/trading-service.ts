@@ -85,6 +85,16 @@ export class TradingService {
     return this.host.core;
   }
 
+  /** Makes the broker's saved market configuration live (see terms-sync.ts). */
+  async applyMarketConfig(tenantId: string): Promise<void> {
+    await this.host.applyMarketConfig(tenantId);
+  }
+
+  /** Moves an account to another group of its broker; refused while it has open trades. */
+  async moveAccountToGroup(input: { tenantId: string; accountId: number; groupId: string }): Promise<void> {
+    await this.host.moveAccountToGroup(input);
+  }
+
   private userOf(ctx: TCallContext) {
     const session = ctx.userSession;
     if (!session) throw new AppError(AppErrorCode.TOKEN_INVALID);
