@@ -181,7 +181,13 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   if (mailCatcher) registerDevMailbox(app, services);
   market.start();
   await engine.start();
-  const stream = new MarketStream(market);
+  const stream = new MarketStream(market, async (host) => {
+    try {
+      return (await services.resolveTenant({ host, hostspecific: undefined })).id;
+    } catch {
+      return undefined;
+    }
+  });
   app.server.on('upgrade', (request, socket, head) => {
     if (!stream.handleUpgrade(request, socket, head)) socket.destroy();
   });

@@ -123,6 +123,8 @@ export interface TCreateAccountCommand extends TCommandBase {
   /** Defaults to on for real and experience accounts, off for demo and MT accounts. */
   negativeBalanceProtection?: boolean;
   restrictions?: Partial<TRestrictions>;
+  /** The terms profile (the broker's account group) whose instrument terms the account trades on. */
+  profile?: string | null;
 }
 
 export interface TOpenMarketCommand extends TCommandBase {
@@ -203,6 +205,22 @@ export interface TSetRestrictionsCommand extends TCommandBase {
   restrictions: TRestrictions;
 }
 
+/** The broker changed the account's group levels: margin call, stop-out, negative-balance protection. */
+export interface TSetLevelsCommand extends TCommandBase {
+  type: 'set_levels';
+  accountId: number;
+  marginCallBp: number;
+  stopOutBp: number;
+  negativeBalanceProtection: boolean;
+}
+
+/** Moves the account to another terms profile; refused while it has positions or pending orders. */
+export interface TSetProfileCommand extends TCommandBase {
+  type: 'set_profile';
+  accountId: number;
+  profile: string | null;
+}
+
 export interface TSetExternalEquityCommand extends TCommandBase {
   type: 'set_external_equity';
   accountId: number;
@@ -232,6 +250,8 @@ export type TCommand =
   | TCloseAllCommand
   | TBalanceCommand
   | TSetRestrictionsCommand
+  | TSetLevelsCommand
+  | TSetProfileCommand
   | TSetExternalEquityCommand
   | TRolloverCommand
   | TCloseAccountCommand;
@@ -276,6 +296,7 @@ export type TEngineEvent =
   | { type: 'account_created'; accountId: number; time: number }
   | { type: 'account_closed'; accountId: number; time: number }
   | { type: 'restrictions_changed'; accountId: number; restrictions: TRestrictions; time: number }
+  | { type: 'account_settings_changed'; accountId: number; time: number }
   | {
       type: 'external_equity_changed';
       accountId: number;
@@ -369,6 +390,7 @@ export interface TAccountView {
   negativeBalanceProtection: boolean;
   restrictions: TRestrictions;
   closed: boolean;
+  profile: string | null;
 }
 
 export interface TAccountRow {
@@ -389,6 +411,7 @@ export interface TAccountRow {
   negativeBalanceProtection: boolean;
   restrictions: TRestrictions;
   closed: boolean;
+  profile?: string | null;
 }
 
 export type TPositionRow = Omit<TPositionView, 'profit'>;
@@ -407,7 +430,13 @@ export interface TEngineSnapshot {
 }
 
 export interface TEngineConfig {
+  /** The base terms of every symbol: accounts without a profile trade on them, and conversions read them. */
   instruments: readonly TInstrumentTerms[];
+  /**
+   * Terms profiles (a broker's account group): their own terms of some symbols, with their own markup,
+   * quotes and trigger books. A symbol a profile does not list is traded on its base terms.
+   */
+  profiles?: Readonly<Record<string, readonly TInstrumentTerms[]>>;
   pegs?: Readonly<Record<string, TPeg>>;
   experienceDepositCapMinor?: number;
 }
@@ -431,12 +460,18 @@ interface Account {
   nbp: boolean;
   restrictions: TRestrictions;
   closed: boolean;
+  profile: string | null;
   positions: Position[];
   orders: Set<Order>;
 }
 
 interface SymbolState extends TQuote {
+  /** The key in the symbol map: the symbol, or `symbol@profile` for a profile's state. */
+  key: string;
   terms: TInstrumentTerms;
+  /** The feed's quote before markup (profiles derive theirs from the base state's). */
+  rawBid: number;
+  rawAsk: number;
   hasQuote: boolean;
   time: number;
   triggers: SymbolTriggers;
@@ -493,6 +528,25 @@ interface Order {
 
 const NO_EVENTS: readonly TEngineEvent[] = Object.freeze([]);
 
+const profileKey = (symbol: string, profile: string) => `${symbol}@${profile}`;
+
+function newSymbolState(key: string, terms: TInstrumentTerms): SymbolState {
+  return {
+    key,
+    terms,
+    bid: 0,
+    ask: 0,
+    rawBid: 0,
+    rawAsk: 0,
+    digits: terms.digits,
+    hasQuote: false,
+    time: 0,
+    triggers: new SymbolTriggers(),
+    affected: [],
+    converters: [],
+  };
+}
+
 function triggerId(ticket: number, kind: TTriggerKind): number {
   return ticket * 4 + kind;
 }
@@ -516,6 +570,8 @@ function isAmount(value: number): boolean {
 
 export class TradingEngine {
   private readonly symbols = new Map<string, SymbolState>();
+  /** The profile states of each symbol (the base state is in `symbols` under the symbol itself). */
+  private readonly profileStates = new Map<string, SymbolState[]>();
   private readonly accounts = new Map<number, Account>();
   private readonly positions = new Map<number, Position>();
   private readonly orders = new Map<number, Order>();
@@ -541,19 +597,67 @@ export class TradingEngine {
   constructor(config: TEngineConfig) {
     this.pegs = config.pegs ?? DEFAULT_PEGS;
     this.experienceCap = config.experienceDepositCapMinor ?? EXPERIENCE_DEPOSIT_CAP_MINOR;
-    for (const terms of config.instruments) {
-      this.symbols.set(terms.symbol, {
-        terms,
-        bid: 0,
-        ask: 0,
-        digits: terms.digits,
-        hasQuote: false,
-        time: 0,
-        triggers: new SymbolTriggers(),
-        affected: [],
-        converters: [],
-      });
+    for (const terms of config.instruments)
+      this.symbols.set(terms.symbol, newSymbolState(terms.symbol, terms));
+    for (const [profile, list] of Object.entries(config.profiles ?? {})) this.setProfile(profile, list);
+  }
+
+  /**
+   * Defines or replaces a profile's terms (the broker changed its market configuration). The catalogue
+   * fields (digits, contract size, currencies) must equal the base terms. Quotes keep their values
+   * until the next tick of each symbol applies the new markup; the host replays the last tick at once.
+   */
+  setProfile(profile: string, list: readonly TInstrumentTerms[]): void {
+    for (const terms of list) {
+      const base = this.symbols.get(terms.symbol);
+      if (base === undefined) throw new Error(`profile ${profile}: unknown symbol ${terms.symbol}`);
+      const b = base.terms;
+      if (
+        terms.digits !== b.digits ||
+        terms.profitCurrency !== b.profitCurrency ||
+        terms.marginCurrency !== b.marginCurrency ||
+        terms.contractSize.num !== b.contractSize.num ||
+        terms.contractSize.den !== b.contractSize.den
+      )
+        throw new Error(`profile ${profile}: ${terms.symbol} changes catalogue fields`);
+      const key = profileKey(terms.symbol, profile);
+      const existing = this.symbols.get(key);
+      if (existing !== undefined) {
+        existing.terms = terms;
+        continue;
+      }
+      const state = newSymbolState(key, terms);
+      if (base.hasQuote) this.quoteState(state, base.rawBid, base.rawAsk, base.time);
+      this.symbols.set(key, state);
+      const list2 = this.profileStates.get(terms.symbol);
+      if (list2) list2.push(state);
+      else this.profileStates.set(terms.symbol, [state]);
     }
+  }
+
+  /** The symbol state an account trades `symbol` on: its profile's, else the base terms. */
+  private stateFor(account: Account, symbol: string): SymbolState | undefined {
+    if (account.profile !== null) {
+      const own = this.symbols.get(profileKey(symbol, account.profile));
+      if (own !== undefined) return own;
+    }
+    return this.symbols.get(symbol);
+  }
+
+  private quoteState(sym: SymbolState, rawBid: number, rawAsk: number, time: number): void {
+    sym.rawBid = rawBid;
+    sym.rawAsk = rawAsk;
+    const markup = sym.terms.markupPoints;
+    if (markup > 0) {
+      const q = applyMarkup(rawBid, rawAsk, markup);
+      sym.bid = q.bid;
+      sym.ask = q.ask;
+    } else {
+      sym.bid = rawBid;
+      sym.ask = rawAsk;
+    }
+    sym.hasQuote = true;
+    sym.time = time;
   }
 
   // ---------------------------------------------------------------- ticks
@@ -568,23 +672,20 @@ export class TradingEngine {
     const sym = this.symbols.get(symbol);
     if (sym === undefined || !(rawBid > 0) || !(rawAsk >= rawBid)) return NO_EVENTS;
     if (!Number.isSafeInteger(rawBid) || !Number.isSafeInteger(rawAsk)) return NO_EVENTS;
-    const markup = sym.terms.markupPoints;
-    if (markup > 0) {
-      const q = applyMarkup(rawBid, rawAsk, markup);
-      sym.bid = q.bid;
-      sym.ask = q.ask;
-    } else {
-      sym.bid = rawBid;
-      sym.ask = rawAsk;
-    }
-    sym.hasQuote = true;
-    sym.time = time;
+    this.quoteState(sym, rawBid, rawAsk, time);
+    const profiles = this.profileStates.get(symbol);
+    if (profiles !== undefined) for (const p of profiles) this.quoteState(p, rawBid, rawAsk, time);
     this.now = time;
     this.out = null;
     this.risk.begin();
     for (const c of sym.converters) c.rates = conversionRates(c.path, this.quoteOf);
     if (sym.triggers.anyCrossed(sym.bid, sym.ask)) this.fireTriggers(sym);
     this.revalue(sym);
+    if (profiles !== undefined)
+      for (const p of profiles) {
+        if (p.triggers.anyCrossed(p.bid, p.ask)) this.fireTriggers(p);
+        this.revalue(p);
+      }
     this.checkMargins();
     const events = this.out ?? NO_EVENTS;
     this.out = null;
@@ -730,11 +831,8 @@ export class TradingEngine {
     for (const q of quotes) {
       const sym = this.symbols.get(q.symbol);
       if (sym === undefined || !(q.bid > 0) || !(q.ask >= q.bid)) continue;
-      const { bid, ask } = applyMarkup(q.bid, q.ask, sym.terms.markupPoints);
-      sym.bid = bid;
-      sym.ask = ask;
-      sym.time = q.time;
-      sym.hasQuote = true;
+      this.quoteState(sym, q.bid, q.ask, q.time);
+      for (const p of this.profileStates.get(q.symbol) ?? []) this.quoteState(p, q.bid, q.ask, q.time);
     }
     for (const c of this.converters.values()) c.rates = conversionRates(c.path, this.quoteOf);
     this.risk.begin();
@@ -818,6 +916,13 @@ export class TradingEngine {
           time: this.now,
         });
         return null;
+      case 'set_levels':
+        return this.setLevels(account, command);
+      case 'set_profile':
+        if (account.positions.length > 0 || account.orders.size > 0) return 'ACCOUNT_HAS_OPEN_TRADES';
+        account.profile = command.profile;
+        this.emit({ type: 'account_settings_changed', accountId: account.id, time: this.now });
+        return null;
       case 'set_external_equity':
         if (!Number.isSafeInteger(command.followEquity) || !Number.isSafeInteger(command.strategyEquity))
           return 'INVALID_AMOUNT';
@@ -835,6 +940,20 @@ export class TradingEngine {
       case 'close_account':
         return this.closeAccount(account);
     }
+  }
+
+  private setLevels(account: Account, c: TSetLevelsCommand): TTradingErrorCode | null {
+    const { marginCallBp, stopOutBp } = c;
+    if (!Number.isSafeInteger(marginCallBp) || !Number.isSafeInteger(stopOutBp)) return 'INVALID_AMOUNT';
+    if (stopOutBp < 0 || marginCallBp <= stopOutBp) return 'INVALID_AMOUNT';
+    account.marginCallBp = marginCallBp;
+    account.stopOutBp = stopOutBp;
+    account.nbp = c.negativeBalanceProtection;
+    this.risk.marginCallBp[account.slot] = marginCallBp;
+    this.risk.stopOutBp[account.slot] = stopOutBp;
+    this.syncRisk(account);
+    this.emit({ type: 'account_settings_changed', accountId: account.id, time: this.now });
+    return null;
   }
 
   private createAccount(c: TCreateAccountCommand): TTradingErrorCode | null {
@@ -862,6 +981,7 @@ export class TradingEngine {
         (c.accountType === AccountType.REAL || c.accountType === AccountType.EXPERIENCE),
       restrictions: { ...NO_RESTRICTIONS, ...c.restrictions },
       closed: false,
+      profile: c.profile ?? null,
       positions: [],
       orders: new Set(),
     });
@@ -884,8 +1004,8 @@ export class TradingEngine {
     return account;
   }
 
-  private symbolFor(symbol: string): SymbolState | TTradingErrorCode {
-    return this.symbols.get(symbol) ?? 'SYMBOL_UNKNOWN';
+  private symbolFor(account: Account, symbol: string): SymbolState | TTradingErrorCode {
+    return this.stateFor(account, symbol) ?? 'SYMBOL_UNKNOWN';
   }
 
   private stopsAllowed(
@@ -907,7 +1027,7 @@ export class TradingEngine {
   }
 
   private openMarket(account: Account, c: TOpenMarketCommand): TTradingErrorCode | number {
-    const sym = this.symbolFor(c.symbol);
+    const sym = this.symbolFor(account, c.symbol);
     if (typeof sym === 'string') return sym;
     const takeProfit = c.takeProfit ?? null;
     const stopLoss = c.stopLoss ?? null;
@@ -1031,7 +1151,7 @@ export class TradingEngine {
   }
 
   private placePending(account: Account, c: TPlacePendingCommand): TTradingErrorCode | number {
-    const sym = this.symbolFor(c.symbol);
+    const sym = this.symbolFor(account, c.symbol);
     if (typeof sym === 'string') return sym;
     if (!PENDING_TYPES.includes(c.orderType)) return 'INVALID_PRICE';
     const side = sideOfPending(c.orderType);
@@ -1521,7 +1641,7 @@ export class TradingEngine {
   }
 
   private bucketFor(sym: SymbolState, currency: string): Bucket {
-    const key = `${sym.terms.symbol}|${currency}`;
+    const key = `${sym.key}|${currency}`;
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
       const converter = this.converter(sym.terms.profitCurrency, currency);
@@ -1621,6 +1741,7 @@ export class TradingEngine {
       negativeBalanceProtection: a.nbp,
       restrictions: { ...a.restrictions },
       closed: a.closed,
+      profile: a.profile,
     };
   }
 
@@ -1663,7 +1784,7 @@ export class TradingEngine {
   ): { margin: number; commission: number; price: number } | { error: TTradingErrorCode } {
     const account = this.accounts.get(accountId);
     if (account === undefined) return { error: 'ACCOUNT_NOT_FOUND' };
-    const sym = this.symbolFor(symbol);
+    const sym = this.symbolFor(account, symbol);
     if (typeof sym === 'string') return { error: sym };
     const volumeError = validateVolume(sym.terms, volume);
     if (volumeError) return { error: volumeError };
@@ -1675,8 +1796,13 @@ export class TradingEngine {
   }
 
   /** The quote after markup, or undefined before the first tick. */
-  quote(symbol: string): { bid: number; ask: number; time: number } | undefined {
-    const s = this.symbols.get(symbol);
+  quote(
+    symbol: string,
+    profile: string | null = null,
+  ): { bid: number; ask: number; time: number } | undefined {
+    const s =
+      (profile !== null ? this.symbols.get(profileKey(symbol, profile)) : undefined) ??
+      this.symbols.get(symbol);
     return s?.hasQuote ? { bid: s.bid, ask: s.ask, time: s.time } : undefined;
   }
 
@@ -1798,7 +1924,8 @@ export class TradingEngine {
   snapshot(): TEngineSnapshot {
     const quotes: TEngineSnapshot['quotes'] = [];
     for (const s of this.symbols.values())
-      if (s.hasQuote) quotes.push({ symbol: s.terms.symbol, bid: s.bid, ask: s.ask, time: s.time });
+      if (s.hasQuote && s.key === s.terms.symbol)
+        quotes.push({ symbol: s.terms.symbol, bid: s.bid, ask: s.ask, time: s.time });
     const accounts: TAccountRow[] = [];
     const positions: TPositionRow[] = [];
     const orders: TOrderView[] = [];
@@ -1822,6 +1949,7 @@ export class TradingEngine {
         negativeBalanceProtection: a.nbp,
         restrictions: { ...a.restrictions },
         closed: a.closed,
+        profile: a.profile,
       });
       for (const p of this.positionsOf(id)) {
         const { profit: _profit, ...row } = p;
@@ -1857,6 +1985,12 @@ export class TradingEngine {
       s.ask = q.ask;
       s.time = q.time;
       s.hasQuote = true;
+      // The stored quote carries the base markup: take it off for the raw quote profiles derive from.
+      const down = Math.floor(s.terms.markupPoints / 2);
+      s.rawBid = q.bid + down;
+      s.rawAsk = q.ask - (s.terms.markupPoints - down);
+      for (const p of engine.profileStates.get(q.symbol) ?? [])
+        engine.quoteState(p, s.rawBid, s.rawAsk, q.time);
     }
     for (const row of snapshot.accounts) {
       const account = engine.registerAccount({
@@ -1877,6 +2011,7 @@ export class TradingEngine {
         nbp: row.negativeBalanceProtection,
         restrictions: { ...row.restrictions },
         closed: row.closed,
+        profile: row.profile ?? null,
         positions: [],
         orders: new Set(),
       });
@@ -1884,7 +2019,7 @@ export class TradingEngine {
     }
     for (const row of snapshot.positions) {
       const account = engine.accounts.get(row.accountId);
-      const sym = engine.symbols.get(row.symbol);
+      const sym = account === undefined ? undefined : engine.stateFor(account, row.symbol);
       if (account === undefined || sym === undefined) throw new Error(`orphan position ${row.positionId}`);
       const bucket = engine.bucketFor(sym, account.currency);
       const rates = bucket.converter.rates;
@@ -1912,7 +2047,7 @@ export class TradingEngine {
     }
     for (const row of snapshot.orders) {
       const account = engine.accounts.get(row.accountId);
-      const sym = engine.symbols.get(row.symbol);
+      const sym = account === undefined ? undefined : engine.stateFor(account, row.symbol);
       if (account === undefined || sym === undefined) throw new Error(`orphan order ${row.orderId}`);
       const order: Order = {
         ticket: row.orderId,

@@ -19,6 +19,8 @@ export const TRADING_ERROR_CODES = [
   'ACCOUNT_EXISTS',
   /** The account was closed (cancelled); it accepts nothing more. */
   'ACCOUNT_CLOSED',
+  /** The account still has positions or pending orders (moving it to another group). */
+  'ACCOUNT_HAS_OPEN_TRADES',
   /** A per-account restriction forbids this (no open, close, take-profit, stop-loss or withdrawal). */
   'ACCOUNT_RESTRICTED',
   'SYMBOL_UNKNOWN',

@@ -5,6 +5,12 @@ import { type TCommand, type TEngineEvent, TradingEngine } from '../../src/tradi
 import type { TPendingType } from '../../src/trading/orders';
 import { engineConfig, WED_NOON } from './harness';
 
+/**
+ * The runs are random but reproducible: some tests also require that the runs reached stop-outs and
+ * protection, which a free seed misses now and then. Set FC_SEED to explore other seeds.
+ */
+const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20_261_123);
+
 /** Markets of the random runs: prices in points, spread, and a quiet step for random walks. */
 const MARKETS = {
   EURUSD: { bid: 108_420, spread: 10, min: 1, step: 1 },
@@ -434,7 +440,7 @@ describe('trading core properties', { timeout: 120_000 }, () => {
           tally(counts, runner.events);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: 100, seed: PROPERTY_SEED },
     );
     for (const reached of [
       'order_filled',
@@ -468,7 +474,7 @@ describe('trading core properties', { timeout: 120_000 }, () => {
         }
         tally(counts, runner.events);
       }),
-      { numRuns: 100 },
+      { numRuns: 100, seed: PROPERTY_SEED },
     );
     for (const reached of ['stop_out', 'closed:2', 'ledger:negative_balance_protection'])
       expect(counts.get(reached) ?? 0, reached).toBeGreaterThan(0);
@@ -517,7 +523,7 @@ describe('trading core properties', { timeout: 120_000 }, () => {
           tally(counts, runner.events);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: 100, seed: PROPERTY_SEED },
     );
     expect(counts.get('stop_out') ?? 0).toBeGreaterThan(10);
     expect(counts.get('margin_call') ?? 0).toBeGreaterThan(0);
@@ -549,7 +555,7 @@ describe('trading core properties', { timeout: 120_000 }, () => {
           expect(restored.engine.snapshot()).toEqual(a.engine.snapshot());
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 60, seed: PROPERTY_SEED },
     );
   });
 });

@@ -37,6 +37,16 @@ interface TSymbolState {
 
 const FLUSH_MS = 1_000;
 
+/**
+ * A broker's view of the catalogue: its own specs (enabled, volumes, sessions...) and the spread
+ * markup in points added to the feed's quotes it shows (half below the bid, the rest above the ask,
+ * exactly as the trading engine prices).
+ */
+export interface TTenantMarket {
+  specs: ReadonlyMap<string, TInstrumentSpec>;
+  markups: ReadonlyMap<string, number>;
+}
+
 /** The latest minute, at or before `now`, in which the symbol's market was open (up to 8 days back). */
 export function lastOpenMinute(spec: TInstrumentSpec, now: number): number | null {
   if (isOpenAt(spec.sessions, now)) return now;
@@ -60,6 +70,7 @@ export class MarketService {
   private readonly listeners = new Set<(event: TMarketEvent) => void>();
   private readonly tickListeners = new Set<(tick: TTick) => void>();
   private readonly historyCache = new Map<string, TCandle[]>();
+  private readonly tenants = new Map<string, TTenantMarket>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   filteredCount = 0;
@@ -127,16 +138,29 @@ export class MarketService {
     return () => this.listeners.delete(listener);
   }
 
-  symbols(): TInstrumentSpec[] {
-    return [...this.states.values()].map((s) => s.spec);
+  /** Sets a broker's specs and markups (the back office's market configuration). */
+  setTenantMarket(tenantId: string, market: TTenantMarket): void {
+    this.tenants.set(tenantId, market);
   }
 
-  spec(symbol: string): TInstrumentSpec | undefined {
-    return this.states.get(symbol)?.spec;
+  /** The broker's markup of a symbol in points (0 without configuration). */
+  markupOf(symbol: string, tenantId?: string): number {
+    return (tenantId && this.tenants.get(tenantId)?.markups.get(symbol)) || 0;
   }
 
-  isOpen(symbol: string, timeMs = this.now()): boolean {
-    const spec = this.states.get(symbol)?.spec;
+  /** The catalogue as a broker configured it (the default catalogue without a tenant or configuration). */
+  symbols(tenantId?: string): TInstrumentSpec[] {
+    const own = tenantId ? this.tenants.get(tenantId) : undefined;
+    return [...this.states.values()].map((s) => own?.specs.get(s.spec.symbol) ?? s.spec);
+  }
+
+  spec(symbol: string, tenantId?: string): TInstrumentSpec | undefined {
+    const own = tenantId ? this.tenants.get(tenantId)?.specs.get(symbol) : undefined;
+    return own ?? this.states.get(symbol)?.spec;
+  }
+
+  isOpen(symbol: string, timeMs = this.now(), tenantId?: string): boolean {
+    const spec = this.spec(symbol, tenantId);
     return !!spec && isOpenAt(spec.sessions, timeMs);
   }
 
@@ -180,18 +204,22 @@ export class MarketService {
     if (quote) this.emit({ type: 'quote', quote });
   }
 
-  quote(symbol: string): TQuote | null {
+  /** The symbol's quote as the broker shows it (with its markup), or the feed's without a tenant. */
+  quote(symbol: string, tenantId?: string): TQuote | null {
     const state = this.states.get(symbol);
     if (!state?.last) return null;
     const { digits } = state.spec;
     const day = this.aggregator.currentCandle(symbol, 'D1');
-    const bid = state.last.bid;
+    const markup = this.markupOf(symbol, tenantId);
+    const down = Math.floor(markup / 2);
+    const bid = state.last.bid - down;
+    const ask = state.last.ask + (markup - down);
     const previous = state.previousClose ?? day?.open ?? bid;
     return {
       symbol,
       bid: fromPoints(bid, digits),
-      ask: fromPoints(state.last.ask, digits),
-      spread: state.last.ask - bid,
+      ask: fromPoints(ask, digits),
+      spread: ask - bid,
       digits,
       time: state.last.time,
       open: fromPoints(day?.open ?? bid, digits),
@@ -200,13 +228,13 @@ export class MarketService {
       previousClose: fromPoints(previous, digits),
       change: fromPoints(bid - previous, digits),
       changePercent: changePercent(previous, bid),
-      status: this.isOpen(symbol) ? 'open' : 'closed',
+      status: this.isOpen(symbol, undefined, tenantId) ? 'open' : 'closed',
     };
   }
 
-  quotes(symbols?: readonly string[]): TQuote[] {
+  quotes(symbols?: readonly string[], tenantId?: string): TQuote[] {
     return (symbols ?? [...this.states.keys()])
-      .map((s) => this.quote(s))
+      .map((s) => this.quote(s, tenantId))
       .filter((q): q is TQuote => q !== null);
   }
 

@@ -29,7 +29,7 @@ type TQuoteHandlers = Pick<
 >;
 
 function requireSpec(ctx: TCallContext, symbol: string): TInstrumentSpec {
-  const spec = ctx.services.market.spec(symbol);
+  const spec = ctx.services.market.spec(symbol, ctx.tenant.id);
   if (!spec) throw new AppError(AppErrorCode.SYMBOL_DISABLED, { symbol });
   return spec;
 }
@@ -57,14 +57,14 @@ function info(ctx: TCallContext, spec: TInstrumentSpec) {
     shortAllowed: spec.shortAllowed,
     hot: spec.hot,
     sessions: [...spec.sessions],
-    open: ctx.services.market.isOpen(spec.symbol),
+    open: ctx.services.market.isOpen(spec.symbol, undefined, ctx.tenant.id),
   };
 }
 
 function named(ctx: TCallContext, quotes: TQuote[]) {
   const t = serverTranslator(ctx.locale);
   return quotes.map((q) => {
-    const spec = ctx.services.market.spec(q.symbol) as TInstrumentSpec;
+    const spec = ctx.services.market.spec(q.symbol, ctx.tenant.id) as TInstrumentSpec;
     return { ...q, name: symbolName(spec, ctx.locale, t), category: spec.category };
   });
 }
@@ -81,7 +81,7 @@ function nextOpen(spec: TInstrumentSpec, now: number): number | null {
 export const quoteHandlers: TQuoteHandlers = {
   symbols: async (input, ctx) =>
     ctx.services.market
-      .symbols()
+      .symbols(ctx.tenant.id)
       .filter((s) => !input.category || s.category === input.category)
       .map((s) => info(ctx, s)),
 
@@ -116,7 +116,7 @@ export const quoteHandlers: TQuoteHandlers = {
     const spec = requireSpec(ctx, input.symbol);
     return {
       info: info(ctx, spec),
-      quote: ctx.services.market.quote(spec.symbol),
+      quote: ctx.services.market.quote(spec.symbol, ctx.tenant.id),
       nextOpen: nextOpen(spec, Date.now()),
     };
   },
@@ -125,7 +125,7 @@ export const quoteHandlers: TQuoteHandlers = {
     const t = serverTranslator(ctx.locale);
     const search = input.search?.toLowerCase();
     const specs = ctx.services.market
-      .symbols()
+      .symbols(ctx.tenant.id)
       .filter((s) => !input.category || s.category === input.category)
       .filter(
         (s) =>
@@ -138,7 +138,13 @@ export const quoteHandlers: TQuoteHandlers = {
       total: specs.length,
       page: input.page,
       size: input.size,
-      items: named(ctx, ctx.services.market.quotes(page.map((s) => s.symbol))),
+      items: named(
+        ctx,
+        ctx.services.market.quotes(
+          page.map((s) => s.symbol),
+          ctx.tenant.id,
+        ),
+      ),
     };
   },
 
@@ -147,14 +153,15 @@ export const quoteHandlers: TQuoteHandlers = {
       ctx,
       ctx.services.market.quotes(
         ctx.services.market
-          .symbols()
+          .symbols(ctx.tenant.id)
           .filter((s) => s.hot)
           .map((s) => s.symbol),
+        ctx.tenant.id,
       ),
     ),
 
   hotall: async (_input, ctx) => {
-    const quotes = named(ctx, ctx.services.market.quotes());
+    const quotes = named(ctx, ctx.services.market.quotes(undefined, ctx.tenant.id));
     return (['forex', 'metals', 'energy', 'indices', 'crypto'] as const).map((category) => ({
       category,
       items: quotes
@@ -167,14 +174,20 @@ export const quoteHandlers: TQuoteHandlers = {
   currencyother: async (input, ctx) => {
     const spec = requireSpec(ctx, input.symbol);
     const related = ctx.services.market
-      .symbols()
+      .symbols(ctx.tenant.id)
       .filter(
         (s) => s.symbol !== spec.symbol && [s.base, s.quote].some((c) => c === spec.base || c === spec.quote),
       );
-    return named(ctx, ctx.services.market.quotes(related.map((s) => s.symbol)));
+    return named(
+      ctx,
+      ctx.services.market.quotes(
+        related.map((s) => s.symbol),
+        ctx.tenant.id,
+      ),
+    );
   },
 
-  currencyall: async (_input, ctx) => named(ctx, ctx.services.market.quotes()),
+  currencyall: async (_input, ctx) => named(ctx, ctx.services.market.quotes(undefined, ctx.tenant.id)),
 
   currencystat: async (input, ctx) => {
     const spec = requireSpec(ctx, input.symbol);
@@ -210,7 +223,7 @@ export const quoteHandlers: TQuoteHandlers = {
   },
 
   currencystats: async (input, ctx) => {
-    const quotes = named(ctx, ctx.services.market.quotes()).filter(
+    const quotes = named(ctx, ctx.services.market.quotes(undefined, ctx.tenant.id)).filter(
       (q) => !input.category || q.category === input.category,
     );
     const sorted = [...quotes].sort((a, b) => Number(b.changePercent) - Number(a.changePercent));
@@ -225,7 +238,7 @@ export const quoteHandlers: TQuoteHandlers = {
 
   pairs: async (input, ctx) => {
     const market = ctx.services.market;
-    const specs = market.symbols();
+    const specs = market.symbols(ctx.tenant.id);
     const t = serverTranslator(ctx.locale);
     const codes = convertibleCurrencies(specs);
     const currencies = codes.map((code) => ({
@@ -238,7 +251,13 @@ export const quoteHandlers: TQuoteHandlers = {
       throw new AppError(AppErrorCode.VALIDATION_FAILED);
     }
     const amount = input.amount ?? '1';
-    const result = convert({ from: input.from, to: input.to, amount, specs, quotes: market.quotes() });
+    const result = convert({
+      from: input.from,
+      to: input.to,
+      amount,
+      specs,
+      quotes: market.quotes(undefined, ctx.tenant.id),
+    });
     if (!result) throw new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
     return { currencies, conversion: { from: input.from, to: input.to, amount, ...result } };
   },
@@ -246,7 +265,7 @@ export const quoteHandlers: TQuoteHandlers = {
   fullname: async (input, ctx) => {
     const t = serverTranslator(ctx.locale);
     const specs = ctx.services.market
-      .symbols()
+      .symbols(ctx.tenant.id)
       .filter((s) => !input.symbols || input.symbols.includes(s.symbol));
     return Object.fromEntries(specs.map((s) => [s.symbol, symbolName(s, ctx.locale, t)]));
   },

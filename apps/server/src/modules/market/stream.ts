@@ -14,6 +14,8 @@ const MAX_SUBSCRIPTIONS = 200;
 
 interface TClient {
   socket: WebSocket;
+  /** The broker whose host the client connected to: its markup and specs apply. */
+  tenantId: string | undefined;
   quotes: Set<string>;
   klines: Set<string>;
   /** Newest update per stream, already serialized once for every client that wants it. */
@@ -76,9 +78,16 @@ export class MarketStream {
   private readonly unsubscribe: () => void;
   messagesSent = 0;
 
-  constructor(private readonly market: MarketService) {
+  constructor(
+    private readonly market: MarketService,
+    /** The broker a connection belongs to, from its Host header. */
+    private readonly tenantOf: (host: string | undefined) => Promise<string | undefined> = async () =>
+      undefined,
+  ) {
     this.unsubscribe = market.subscribe((event) => this.onEvent(event));
-    this.wss.on('connection', (socket) => this.onConnection(socket));
+    this.wss.on('connection', (socket: WebSocket, tenantId: string | undefined) =>
+      this.onConnection(socket, tenantId),
+    );
     this.flushTimer = setInterval(() => this.flushAll(), FLUSH_MS);
     this.heartbeatTimer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
     this.flushTimer.unref?.();
@@ -92,7 +101,11 @@ export class MarketStream {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = (request.url ?? '').split('?')[0];
     if (path !== STREAM_PATH) return false;
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+    this.tenantOf(request.headers.host).then(
+      (tenantId) =>
+        this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, tenantId)),
+      () => socket.destroy(),
+    );
     return true;
   }
 
@@ -104,8 +117,15 @@ export class MarketStream {
     this.wss.close();
   }
 
-  private onConnection(socket: WebSocket) {
-    const client: TClient = { socket, quotes: new Set(), klines: new Set(), pending: new Map(), alive: true };
+  private onConnection(socket: WebSocket, tenantId: string | undefined) {
+    const client: TClient = {
+      socket,
+      tenantId,
+      quotes: new Set(),
+      klines: new Set(),
+      pending: new Map(),
+      alive: true,
+    };
     this.clients.add(client);
     socket.on('pong', () => {
       client.alive = true;
@@ -121,7 +141,7 @@ export class MarketStream {
     if (!message) return this.send(client, { type: 'error', code: -9001, message: 'bad message' });
     if (message.op === 'ping') return this.send(client, { type: 'pong', time: Date.now() });
     if (message.channel === 'quote') {
-      const known = message.symbols.filter((s) => this.market.spec(s));
+      const known = message.symbols.filter((s) => this.market.spec(s, client.tenantId));
       if (message.op === 'unsubscribe') {
         for (const s of known) this.unindex(this.quoteSubscribers, client.quotes, s, client);
         return this.send(client, { type: 'unsubscribed', channel: 'quote', symbols: known });
@@ -129,7 +149,11 @@ export class MarketStream {
       for (const s of known)
         if (client.quotes.size < MAX_SUBSCRIPTIONS)
           this.index(this.quoteSubscribers, client.quotes, s, client);
-      return this.send(client, { type: 'snapshot', channel: 'quote', data: this.market.quotes(known) });
+      return this.send(client, {
+        type: 'snapshot',
+        channel: 'quote',
+        data: this.market.quotes(known, client.tenantId),
+      });
     }
     const spec = this.market.spec(message.symbol);
     if (!spec) return this.send(client, { type: 'error', code: -3003, message: 'unknown symbol' });
@@ -183,9 +207,20 @@ export class MarketStream {
     if (event.type === 'quote') {
       const subscribers = this.quoteSubscribers.get(event.quote.symbol);
       if (!subscribers) return;
-      const json = JSON.stringify({ type: 'quote', data: event.quote });
-      const key = `q|${event.quote.symbol}`;
-      for (const client of subscribers) client.pending.set(key, json);
+      const symbol = event.quote.symbol;
+      const key = `q|${symbol}`;
+      // Serialized once per broker markup (most brokers share the feed's quote).
+      const byMarkup = new Map<number, string>();
+      for (const client of subscribers) {
+        const markup = this.market.markupOf(symbol, client.tenantId);
+        let json = byMarkup.get(markup);
+        if (json === undefined) {
+          const quote = markup === 0 ? event.quote : this.market.quote(symbol, client.tenantId);
+          json = JSON.stringify({ type: 'quote', data: quote });
+          byMarkup.set(markup, json);
+        }
+        client.pending.set(key, json);
+      }
       return;
     }
     const key = `${event.symbol}|${event.timeframe}`;

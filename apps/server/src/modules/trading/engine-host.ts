@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { AccountType } from '@broker/domain/trading/calculations';
 import {
   type TApplyResult,
   type TCommand,
@@ -20,6 +22,7 @@ import {
   type TBatchItem,
   type TShadow,
 } from './persistence';
+import { loadTenantMarketConfig, type TGroupConfig, type TTenantMarketConfig } from './terms-sync';
 
 /** Daily swap charge time (architecture: 22:00 UTC, the usual forex rollover). */
 const ROLLOVER_HOUR_UTC = 22;
@@ -56,7 +59,7 @@ export class EngineHost {
   private readonly results = new Map<string, Promise<TApplyResult>>();
   private readonly listeners = new Set<TEngineListener>();
   private unsubscribe: (() => void) | null = null;
-  private readonly config: TEngineConfig;
+  private config: TEngineConfig;
   private readonly digitsBySymbol = new Map<string, number>();
   /** Owner of every account, kept in memory so trading calls need no database read. */
   private readonly owners = new Map<number, { tenantId: string; userId: string; createdAt: string }>();
@@ -115,6 +118,7 @@ export class EngineHost {
 
   /** Loads the durable state, starts following the price feed and schedules the daily rollover. */
   async start(options: { rollover?: boolean } = {}): Promise<void> {
+    await this.loadAllMarketConfig();
     await this.reload();
     if (this.market) this.unsubscribe = this.market.onAcceptedTick((tick) => this.onTick(tick));
     if (options.rollover !== false && this.market) this.scheduleRollover();
@@ -199,11 +203,124 @@ export class EngineHost {
     return this.engine;
   }
 
-  /** Loads the broker's market configuration into the engine (filled in by the market-config work). */
-  async applyMarketConfig(_tenantId: string): Promise<void> {}
+  /** A broker's groups as last loaded: the default one and each group's levels. */
+  private readonly tenantGroups = new Map<string, { defaultId: string; groups: Map<string, TGroupConfig> }>();
 
-  /** Moves an account to another group (filled in by the market-config work). */
-  async moveAccountToGroup(_input: { tenantId: string; accountId: number; groupId: string }): Promise<void> {}
+  /** The group a new account of the broker joins, with the levels it starts with. */
+  groupForNewAccount(tenantId: string): TGroupConfig | undefined {
+    const known = this.tenantGroups.get(tenantId);
+    return known?.groups.get(known.defaultId);
+  }
+
+  /** Loads every broker's configuration (at start, before the state is restored). */
+  private async loadAllMarketConfig(): Promise<void> {
+    const tenants = await this.database.db.selectFrom('tenants').select('id').execute();
+    for (const { id } of tenants) this.useConfig(await loadTenantMarketConfig(this.database.db, id));
+  }
+
+  private useConfig(config: TTenantMarketConfig): void {
+    const profiles = { ...(this.config.profiles ?? {}) };
+    const groups = new Map<string, TGroupConfig>();
+    let defaultId = '';
+    for (const group of config.groups) {
+      profiles[group.id] = group.terms;
+      groups.set(group.id, group);
+      if (group.isDefault) defaultId = group.id;
+      this.engine.setProfile(group.id, group.terms);
+    }
+    this.config = { ...this.config, profiles };
+    this.tenantGroups.set(config.tenantId, { defaultId, groups });
+    this.market?.setTenantMarket(config.tenantId, { specs: config.specs, markups: config.markups });
+  }
+
+  /**
+   * Makes the broker's saved market configuration live: instrument terms of every group (new orders,
+   * swaps, commissions), the portal's specs and markups, and every account's group levels. The last
+   * tick of each symbol is replayed at once, so a new markup prices positions and fires triggers now,
+   * not at the next tick.
+   */
+  async applyMarketConfig(tenantId: string): Promise<void> {
+    const config = await loadTenantMarketConfig(this.database.db, tenantId);
+    this.useConfig(config);
+    const { defaultId, groups } = this.tenantGroups.get(tenantId) as {
+      defaultId: string;
+      groups: Map<string, TGroupConfig>;
+    };
+    const changes: Promise<unknown>[] = [];
+    const stamp = randomUUID();
+    for (const [accountId, owner] of this.owners) {
+      if (owner.tenantId !== tenantId) continue;
+      const view = this.engine.account(accountId);
+      if (!view || view.closed) continue;
+      // Accounts from before groups existed join the default group once they hold no trades.
+      if (view.profile === null && defaultId)
+        changes.push(
+          this.submit({
+            type: 'set_profile',
+            clientKey: `group:${stamp}`,
+            time: Date.now(),
+            accountId,
+            profile: defaultId,
+          }),
+        );
+      const group = groups.get(view.profile ?? defaultId);
+      if (!group) continue;
+      const nbp = group.negativeBalanceProtection && view.accountType !== AccountType.DEMO;
+      if (
+        view.marginCallBp !== group.marginCallBp ||
+        view.stopOutBp !== group.stopOutBp ||
+        view.negativeBalanceProtection !== nbp
+      )
+        changes.push(
+          this.submit({
+            type: 'set_levels',
+            clientKey: `levels:${stamp}`,
+            time: Date.now(),
+            accountId,
+            marginCallBp: group.marginCallBp,
+            stopOutBp: group.stopOutBp,
+            negativeBalanceProtection: nbp,
+          }),
+        );
+    }
+    if (this.market) for (const tick of this.market.lastTicks()) this.onTick(tick);
+    await Promise.all(changes);
+    await this.idle();
+  }
+
+  /** Moves an account to another group of its broker, taking that group's levels. */
+  async moveAccountToGroup(input: { tenantId: string; accountId: number; groupId: string }): Promise<void> {
+    const owner = this.owners.get(input.accountId);
+    const view = this.engine.account(input.accountId);
+    if (owner?.tenantId !== input.tenantId || !view) throw new AppError(AppErrorCode.ACCOUNT_NOT_FOUND);
+    const group = this.tenantGroups.get(input.tenantId)?.groups.get(input.groupId);
+    if (!group) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
+    if (view.profile === input.groupId) return;
+    const stamp = randomUUID();
+    const moved = await this.submit({
+      type: 'set_profile',
+      clientKey: `group:${stamp}`,
+      time: Date.now(),
+      accountId: input.accountId,
+      profile: input.groupId,
+    });
+    if (!moved.ok)
+      throw new AppError(
+        moved.error === 'ACCOUNT_HAS_OPEN_TRADES'
+          ? AppErrorCode.GROUP_HAS_OPEN_TRADES
+          : AppErrorCode.INTERNAL,
+      );
+    const levels = await this.submit({
+      type: 'set_levels',
+      clientKey: `levels:${stamp}`,
+      time: Date.now(),
+      accountId: input.accountId,
+      marginCallBp: group.marginCallBp,
+      stopOutBp: group.stopOutBp,
+      negativeBalanceProtection: group.negativeBalanceProtection && view.accountType !== AccountType.DEMO,
+    });
+    if (!levels.ok) throw new AppError(AppErrorCode.INTERNAL);
+  }
 
   onEvents(listener: TEngineListener): () => void {
     this.listeners.add(listener);

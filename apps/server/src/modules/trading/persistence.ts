@@ -336,7 +336,7 @@ function syncStatements(db: TDb, states: Map<number, TAccountState>): CompiledQu
       init_money = v.init_money, total_in = v.total_in, total_out = v.total_out,
       margin_call_bp = v.margin_call_bp, stop_out_bp = v.stop_out_bp, margin_call = v.margin_call,
       negative_balance_protection = v.nbp, restrictions = v.restrictions, closed = v.closed,
-      leverage = v.leverage, trade_type = v.trade_type, updated_at = now()
+      leverage = v.leverage, trade_type = v.trade_type, group_id = v.group_id, updated_at = now()
     from (values ${sql.join(
       rows.map(
         (r) =>
@@ -344,10 +344,12 @@ function syncStatements(db: TDb, states: Map<number, TAccountState>): CompiledQu
                ${r.initMoney}::bigint, ${r.totalInAmount}::bigint, ${r.totalOutAmount}::bigint,
                ${r.marginCallBp}::integer, ${r.stopOutBp}::integer, ${r.marginCall}::boolean,
                ${r.negativeBalanceProtection}::boolean, ${JSON.stringify(r.restrictions)}::jsonb,
-               ${r.closed}::boolean, ${r.leverage}::integer, ${r.tradeType}::smallint)`,
+               ${r.closed}::boolean, ${r.leverage}::integer, ${r.tradeType}::smallint,
+               ${r.profile ?? null}::text)`,
       ),
     )}) as v(id, balance, follow_equity, strategy_equity, init_money, total_in, total_out,
-             margin_call_bp, stop_out_bp, margin_call, nbp, restrictions, closed, leverage, trade_type)
+             margin_call_bp, stop_out_bp, margin_call, nbp, restrictions, closed, leverage, trade_type,
+             group_id)
     where t.id = v.id`.compile(db),
   );
   const positions: TPositionRow[] = [];
@@ -419,6 +421,7 @@ function accountColumns(view: TAccountRow) {
     negative_balance_protection: view.negativeBalanceProtection,
     restrictions: JSON.stringify(view.restrictions),
     closed: view.closed,
+    group_id: view.profile ?? null,
   };
 }
 
@@ -495,6 +498,7 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
         ? JSON.parse(a.restrictions)
         : a.restrictions) as TRestrictions,
       closed: a.closed,
+      profile: a.group_id,
     })),
     positions: positions.map((p) => ({
       positionId: Number(p.id),

@@ -1,4 +1,8 @@
+import { DEFAULT_INSTRUMENTS, type TInstrumentSpec } from '@broker/domain/market/instruments';
+import type { TSessionWindow } from '@broker/domain/market/sessions';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { compileInstrument, type TInstrumentTerms } from '@broker/domain/trading/instrument-terms';
+import { parseScaled } from '@broker/domain/trading/money';
 import type { TDb } from '../../db/database';
 import type { TServices } from '../../http/context';
 import { newId } from '../../ids';
@@ -9,6 +13,149 @@ import { newId } from '../../ids';
  * calls `applyMarketConfig`; when it resolves, new orders and the portal's quotes follow the new
  * terms (the design is in docs/adr/007-market-configuration.md).
  */
+
+/** A group's overrides of one instrument (camelCase, as stored in instrument_group_terms.overrides). */
+export interface TGroupOverrides {
+  enabled?: boolean;
+  closeOnly?: boolean;
+  shortAllowed?: boolean;
+  minVolume?: string;
+  volumeStep?: string;
+  maxVolume?: string;
+  maxLeverage?: number;
+  swapLong?: string;
+  swapShort?: string;
+  commissionPerLot?: string;
+  sessions?: TSessionWindow[];
+}
+
+/** One instrument row of the broker's catalogue, as the database answers it. */
+export interface TInstrumentRow {
+  symbol: string;
+  min_volume: string;
+  volume_step: string;
+  max_volume: string;
+  default_leverage: number;
+  sessions: unknown;
+  swap_long: string;
+  swap_short: string;
+  enabled: boolean;
+  close_only: boolean;
+  short_allowed: boolean;
+  hot: boolean;
+  markup_points: number;
+  stops_level_points: number;
+  commission_per_lot: string;
+  max_leverage: number | null;
+}
+
+export interface TGroupConfig {
+  id: string;
+  isDefault: boolean;
+  marginCallBp: number;
+  stopOutBp: number;
+  negativeBalanceProtection: boolean;
+  /** The engine terms of every symbol for accounts in this group. */
+  terms: TInstrumentTerms[];
+}
+
+export interface TTenantMarketConfig {
+  tenantId: string;
+  /** The catalogue as the broker's default group sees it (what the portal shows). */
+  specs: Map<string, TInstrumentSpec>;
+  markups: Map<string, number>;
+  groups: TGroupConfig[];
+}
+
+const CATALOGUE = new Map(DEFAULT_INSTRUMENTS.map((spec) => [spec.symbol, spec]));
+
+/** NUMERIC text without trailing zeros after the point ('0.0100' -> '0.01', '5.000' -> '5'). */
+export function tidyDecimal(text: string | number): string {
+  const value = String(text);
+  if (!value.includes('.')) return value;
+  return value.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * One instrument's spec and engine terms for a group: the catalogue entry, the broker's row, then the
+ * group's overrides. Pure; throws on values the engine cannot represent.
+ */
+export function compileTerms(
+  row: TInstrumentRow,
+  overrides: TGroupOverrides = {},
+): { spec: TInstrumentSpec; terms: TInstrumentTerms } | null {
+  const catalogue = CATALOGUE.get(row.symbol);
+  if (!catalogue) return null;
+  const sessions = (typeof row.sessions === 'string' ? JSON.parse(row.sessions) : row.sessions) as
+    | TSessionWindow[]
+    | null;
+  const spec: TInstrumentSpec = {
+    ...catalogue,
+    minVolume: tidyDecimal(overrides.minVolume ?? row.min_volume),
+    volumeStep: tidyDecimal(overrides.volumeStep ?? row.volume_step),
+    maxVolume: tidyDecimal(overrides.maxVolume ?? row.max_volume),
+    defaultLeverage: row.default_leverage,
+    sessions: overrides.sessions ?? sessions ?? catalogue.sessions,
+    swapLong: tidyDecimal(overrides.swapLong ?? row.swap_long),
+    swapShort: tidyDecimal(overrides.swapShort ?? row.swap_short),
+    enabled: overrides.enabled ?? row.enabled,
+    closeOnly: overrides.closeOnly ?? row.close_only,
+    shortAllowed: overrides.shortAllowed ?? row.short_allowed,
+    hot: row.hot,
+  };
+  const commission = tidyDecimal(overrides.commissionPerLot ?? row.commission_per_lot);
+  const terms = compileInstrument(spec, {
+    markupPoints: row.markup_points,
+    stopsLevelPoints: row.stops_level_points,
+    commissionPerLotMinor: parseScaled(commission, 2),
+    commissionCurrency: 'USD',
+    maxLeverage: overrides.maxLeverage ?? row.max_leverage ?? row.default_leverage,
+  });
+  return { spec, terms };
+}
+
+/** Reads a broker's instruments, groups and overrides and compiles them. */
+export async function loadTenantMarketConfig(db: TDb, tenantId: string): Promise<TTenantMarketConfig> {
+  await ensureDefaultGroup(db, tenantId);
+  const [rows, groups, overrides] = await Promise.all([
+    db.selectFrom('instruments').selectAll().where('tenant_id', '=', tenantId).orderBy('sort').execute(),
+    db.selectFrom('account_groups').selectAll().where('tenant_id', '=', tenantId).execute(),
+    db.selectFrom('instrument_group_terms').selectAll().where('tenant_id', '=', tenantId).execute(),
+  ]);
+  const specs = new Map<string, TInstrumentSpec>();
+  const markups = new Map<string, number>();
+  for (const row of rows) {
+    const compiled = compileTerms(row as TInstrumentRow);
+    if (!compiled) continue;
+    specs.set(row.symbol, compiled.spec);
+    markups.set(row.symbol, row.markup_points);
+  }
+  const byGroup = new Map<string, Map<string, TGroupOverrides>>();
+  for (const o of overrides) {
+    const map = byGroup.get(o.group_id) ?? new Map<string, TGroupOverrides>();
+    map.set(
+      o.symbol,
+      (typeof o.overrides === 'string' ? JSON.parse(o.overrides) : o.overrides) as TGroupOverrides,
+    );
+    byGroup.set(o.group_id, map);
+  }
+  return {
+    tenantId,
+    specs,
+    markups,
+    groups: groups.map((g) => ({
+      id: g.id,
+      isDefault: g.is_default,
+      marginCallBp: g.margin_call_bp,
+      stopOutBp: g.stop_out_bp,
+      negativeBalanceProtection: g.negative_balance_protection,
+      terms: rows.flatMap((row) => {
+        const compiled = compileTerms(row as TInstrumentRow, byGroup.get(g.id)?.get(row.symbol));
+        return compiled ? [compiled.terms] : [];
+      }),
+    })),
+  };
+}
 
 /** The broker's default account group (created on first use); every new trading account joins it. */
 export async function ensureDefaultGroup(db: TDb, tenantId: string): Promise<string> {

@@ -14,6 +14,7 @@ import type { TTradingErrorCode } from '@broker/domain/trading/errors';
 import type { TPendingType } from '@broker/domain/trading/orders';
 import { sql } from 'kysely';
 import type { z } from 'zod';
+import type { TDb } from '../../db/database';
 import type { TCallContext } from '../../http/context';
 import { recordAudit } from '../audit/audit';
 import type { EngineHost } from './engine-host';
@@ -21,6 +22,16 @@ import { currencySymbol, fromScaled, lotsToUnits, money, toScaled, unitsToLots }
 
 /** A route's input after validation (defaults filled, numbers coerced). */
 type TRouteInput<N extends TRouteName> = z.output<TRouteCatalogue[N]['input']>;
+
+/** A page of an account's history between two times (ms since the epoch). */
+export interface THistoryQuery {
+  accountId: number;
+  from: number;
+  to: number;
+  symbol?: string | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
+}
 
 /** Engine rejections as the client's stable codes (spec 8 texts where the spec names them). */
 const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
@@ -33,6 +44,7 @@ const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
   POSITION_NOT_FOUND: AppErrorCode.ORDER_NOT_FOUND,
   ACCOUNT_NOT_FOUND: AppErrorCode.ACCOUNT_NOT_FOUND,
   ACCOUNT_EXISTS: AppErrorCode.INTERNAL,
+  ACCOUNT_HAS_OPEN_TRADES: AppErrorCode.GROUP_HAS_OPEN_TRADES,
   ACCOUNT_CLOSED: AppErrorCode.ACCOUNT_CLOSED,
   ACCOUNT_RESTRICTED: AppErrorCode.ACCOUNT_RESTRICTED,
   SYMBOL_UNKNOWN: AppErrorCode.SYMBOL_DISABLED,
@@ -173,7 +185,8 @@ export class TradingService {
     };
   }
 
-  private position(p: TPositionView): TRouteOutput<'positions'>[number] {
+  /** A position as the trading calls show it (prices and money as decimal strings). */
+  position(p: TPositionView): TRouteOutput<'positions'>[number] {
     const digits = this.digitsOf(p.symbol);
     const quote = this.engine.quote(p.symbol);
     const current = quote ? (p.side === 'buy' ? quote.bid : quote.ask) : p.openPrice;
@@ -197,7 +210,8 @@ export class TradingService {
     };
   }
 
-  private order(o: TOrderView): TRouteOutput<'pendingorders'>[number] {
+  /** A pending order as the trading calls show it. */
+  order(o: TOrderView): TRouteOutput<'pendingorders'>[number] {
     const digits = this.digitsOf(o.symbol);
     const px = (v: number | null) => (v === null ? null : fromScaled(v, digits));
     return {
@@ -277,6 +291,7 @@ export class TradingService {
     if (existing !== undefined) return this.entry(this.ownAccount(ctx, existing));
     if (held >= ACCOUNT_LIMITS[input.account_type]) throw new AppError(AppErrorCode.ACCOUNT_LIMIT_REACHED);
     const accountId = await this.host.nextAccountId();
+    const group = this.host.groupForNewAccount(ctx.tenant.id);
     const result = unwrap(
       await this.host.submit(
         {
@@ -289,6 +304,15 @@ export class TradingService {
           currency: input.account_type === AccountType.EXPERIENCE ? 'USC' : 'USD',
           leverage: input.leverage,
           initialBalance: input.account_type === AccountType.DEMO ? DEMO_INITIAL_BALANCE_MINOR : 0,
+          ...(group
+            ? {
+                profile: group.id,
+                marginCallBp: group.marginCallBp,
+                stopOutBp: group.stopOutBp,
+                negativeBalanceProtection:
+                  group.negativeBalanceProtection && input.account_type !== AccountType.DEMO,
+              }
+            : {}),
         },
         { accountId, tenantId: ctx.tenant.id, userId: session.subjectId },
       ),
@@ -314,38 +338,7 @@ export class TradingService {
   async resetDemo(ctx: TCallContext, input: TRouteInput<'demoreset'>) {
     const view = this.ownAccount(ctx, input.account_id);
     if (view.accountType !== AccountType.DEMO) throw new AppError(AppErrorCode.FORBIDDEN);
-    const base = `reset:${input.idempotencyKey}`;
-    const now = Date.now();
-    unwrap(
-      await this.host.submit({
-        type: 'close_all',
-        clientKey: `${base}:close`,
-        time: now,
-        accountId: view.accountId,
-      }),
-    );
-    for (const order of this.engine.ordersOf(view.accountId))
-      unwrap(
-        await this.host.submit({
-          type: 'cancel_order',
-          clientKey: `${base}:cancel:${order.orderId}`,
-          time: now,
-          accountId: view.accountId,
-          orderId: order.orderId,
-        }),
-      );
-    const after = this.engine.account(view.accountId) as TAccountView;
-    const delta = DEMO_INITIAL_BALANCE_MINOR - after.balance;
-    if (delta !== 0)
-      unwrap(
-        await this.host.submit({
-          type: 'adjust_balance',
-          clientKey: `${base}:balance`,
-          time: now,
-          accountId: view.accountId,
-          amount: delta,
-        }),
-      );
+    await this.resetDemoAccount(view.accountId, input.idempotencyKey);
     await recordAudit(ctx.services.database.db, {
       tenantId: ctx.tenant.id,
       actorKind: 'user',
@@ -355,6 +348,43 @@ export class TradingService {
       ip: ctx.ip,
     });
     return this.info(this.ownAccount(ctx, view.accountId));
+  }
+
+  /**
+   * Closes every position, cancels every order and brings the balance back to 100,000; each step
+   * keyed by `idempotencyKey`, so a retry finishes what is left. The caller checks owner and type.
+   */
+  async resetDemoAccount(accountId: number, idempotencyKey: string): Promise<void> {
+    const base = `reset:${idempotencyKey}`;
+    const now = Date.now();
+    unwrap(await this.host.submit({ type: 'close_all', clientKey: `${base}:close`, time: now, accountId }));
+    for (const order of this.engine.ordersOf(accountId))
+      unwrap(
+        await this.host.submit({
+          type: 'cancel_order',
+          clientKey: `${base}:cancel:${order.orderId}`,
+          time: now,
+          accountId,
+          orderId: order.orderId,
+        }),
+      );
+    const after = this.engine.account(accountId) as TAccountView;
+    const delta = DEMO_INITIAL_BALANCE_MINOR - after.balance;
+    if (delta !== 0)
+      unwrap(
+        await this.host.submit({
+          type: 'adjust_balance',
+          clientKey: `${base}:balance`,
+          time: now,
+          accountId,
+          amount: delta,
+        }),
+      );
+  }
+
+  /** Applies an engine command after its durable commit; a refusal becomes its AppError. */
+  async apply(command: TCommand) {
+    return unwrap(await this.host.submit(command));
   }
 
   positions(ctx: TCallContext, accountId: number) {
@@ -562,19 +592,27 @@ export class TradingService {
 
   async deals(ctx: TCallContext, input: TRouteInput<'dealhistory'>) {
     this.ownAccount(ctx, input.account_id);
-    const { from, to } = this.range(input);
-    const page = input.page ?? 1;
-    const size = input.size ?? 20;
-    const db = ctx.services.database.db;
-    let query = db
+    return this.dealPage(ctx.services.database.db, {
+      accountId: input.account_id,
+      ...this.range(input),
+      symbol: input.symbol,
+      page: input.page,
+      size: input.size,
+    });
+  }
+
+  /** One page of an account's closed positions (one row per close), newest first. */
+  async dealPage(db: TDb, query: THistoryQuery): Promise<TRouteOutput<'dealhistory'>> {
+    const { accountId, from, to, page = 1, size = 20 } = query;
+    let rowsQuery = db
       .selectFrom('deals')
-      .where('account_id', '=', input.account_id)
+      .where('account_id', '=', accountId)
       .where('close_time', '>=', from)
       .where('close_time', '<=', to);
-    if (input.symbol) query = query.where('symbol', '=', input.symbol.toUpperCase());
+    if (query.symbol) rowsQuery = rowsQuery.where('symbol', '=', query.symbol.toUpperCase());
     const [{ total }, rows] = await Promise.all([
-      query.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-      query
+      rowsQuery.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+      rowsQuery
         .selectAll()
         .orderBy('close_time', 'desc')
         .orderBy('id', 'desc')
@@ -610,19 +648,27 @@ export class TradingService {
 
   async finishedOrders(ctx: TCallContext, input: TRouteInput<'orderhistory'>) {
     this.ownAccount(ctx, input.account_id);
-    const { from, to } = this.range(input);
-    const page = input.page ?? 1;
-    const size = input.size ?? 20;
-    const db = ctx.services.database.db;
-    let query = db
+    return this.finishedOrderPage(ctx.services.database.db, {
+      accountId: input.account_id,
+      ...this.range(input),
+      symbol: input.symbol,
+      page: input.page,
+      size: input.size,
+    });
+  }
+
+  /** One page of an account's filled and cancelled pending orders, newest first. */
+  async finishedOrderPage(db: TDb, query: THistoryQuery): Promise<TRouteOutput<'orderhistory'>> {
+    const { accountId, from, to, page = 1, size = 20 } = query;
+    let rowsQuery = db
       .selectFrom('order_history')
-      .where('account_id', '=', input.account_id)
+      .where('account_id', '=', accountId)
       .where('done_time', '>=', from)
       .where('done_time', '<=', to);
-    if (input.symbol) query = query.where('symbol', '=', input.symbol.toUpperCase());
+    if (query.symbol) rowsQuery = rowsQuery.where('symbol', '=', query.symbol.toUpperCase());
     const [{ total }, rows] = await Promise.all([
-      query.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-      query
+      rowsQuery.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+      rowsQuery
         .selectAll()
         .orderBy('done_time', 'desc')
         .limit(size)
