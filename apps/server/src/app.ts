@@ -19,6 +19,7 @@ import { registerOAuth } from './modules/identity/oauth';
 import { registerUnionCallback } from './modules/identity/oidc';
 import { OidcSandbox } from './modules/identity/oidc-sandbox';
 import { QrLogin } from './modules/identity/qr-login';
+import { LiquidityService } from './modules/liquidity/liquidity-service';
 import { createFeed } from './modules/market/feed/create-feed';
 import { MarketService } from './modules/market/market-service';
 import { MarketStream } from './modules/market/stream';
@@ -101,6 +102,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     oidcSandbox,
     engine,
     trading: new TradingService(engine),
+    liquidity: LiquidityService.attach(app, { database, engine, market }),
     vapid: loadVapidKeys(config.DATA_DIR, {
       publicKey: config.VAPID_PUBLIC_KEY,
       privateKey: config.VAPID_PRIVATE_KEY,

@@ -6,6 +6,7 @@ import type { OidcSandbox } from '../modules/identity/oidc-sandbox';
 import type { QrLogin } from '../modules/identity/qr-login';
 import type { TSession } from '../modules/identity/sessions';
 import type { TStaffProfile } from '../modules/identity/staff';
+import type { LiquidityService } from '../modules/liquidity/liquidity-service';
 import type { MarketService } from '../modules/market/market-service';
 import type { MailCatcher } from '../modules/notify/mail-catcher';
 import type { TMailer } from '../modules/notify/mailer';
@@ -35,6 +36,8 @@ export interface TServices {
   /** The trading engine (single writer, durable before acknowledged) and the calls built on it. */
   engine: EngineHost;
   trading: TradingService;
+  /** A-book hedging with the liquidity provider (follows the engine's committed positions). */
+  liquidity: LiquidityService;
   resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
   redisStatus(): Promise<'ok' | 'down' | 'absent'>;
 }

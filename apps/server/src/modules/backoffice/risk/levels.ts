@@ -1,0 +1,121 @@
+import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { sql } from 'kysely';
+import type { TCallContext } from '../../../http/context';
+import { recordAudit } from '../../audit/audit';
+import { applyMarketConfig, ensureDefaultGroup } from '../../trading/terms-sync';
+
+type TLevels = TRouteOutput<'adminrisklevels'>[number];
+
+/** Levels must leave room between the margin call and the stop-out (MT5 refuses the same). */
+export function levelProblems(input: { marginCallBp: number; stopOutBp: number }): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (input.marginCallBp < 1 || input.marginCallBp > 100_000) fields.marginCallBp = 'invalid';
+  if (input.stopOutBp < 0 || input.stopOutBp > 100_000) fields.stopOutBp = 'invalid';
+  if (!fields.marginCallBp && !fields.stopOutBp && input.stopOutBp >= input.marginCallBp)
+    fields.stopOutBp = 'invalid';
+  return fields;
+}
+
+function levelsQuery(ctx: TCallContext) {
+  return ctx.services.database.db
+    .selectFrom('account_groups as g')
+    .select([
+      'g.id',
+      'g.name',
+      'g.is_default',
+      'g.margin_call_bp',
+      'g.stop_out_bp',
+      'g.negative_balance_protection',
+      'g.updated_at',
+      sql<string>`(select count(*) from trading_accounts a where a.tenant_id = g.tenant_id and (a.group_id = g.id or (a.group_id is null and g.is_default)) and not a.closed)`.as(
+        'accounts',
+      ),
+    ])
+    .where('g.tenant_id', '=', ctx.tenant.id);
+}
+
+type TLevelRow = Awaited<ReturnType<ReturnType<typeof levelsQuery>['executeTakeFirstOrThrow']>>;
+
+const toLevels = (g: TLevelRow): TLevels => ({
+  id: g.id,
+  name: g.name,
+  isDefault: g.is_default,
+  marginCallBp: g.margin_call_bp,
+  stopOutBp: g.stop_out_bp,
+  negativeBalanceProtection: g.negative_balance_protection,
+  accounts: Number(g.accounts),
+  updatedAt: new Date(g.updated_at).toISOString(),
+});
+
+export async function listLevels(ctx: TCallContext): Promise<TLevels[]> {
+  await ensureDefaultGroup(ctx.services.database.db, ctx.tenant.id);
+  const rows = await levelsQuery(ctx).orderBy('g.is_default', 'desc').orderBy('g.name').execute();
+  return rows.map(toLevels);
+}
+
+/**
+ * Saves a group's margin-call and stop-out levels and negative-balance protection, records the
+ * change (audit trail and the market-configuration history), then makes it live in the engine for
+ * every account of the group.
+ */
+export async function saveLevels(
+  ctx: TCallContext,
+  input: TRouteInput<'adminrisklevelsave'>,
+): Promise<TLevels> {
+  const problems = levelProblems(input);
+  if (Object.keys(problems).length > 0)
+    throw new AppError(AppErrorCode.CONFIG_INVALID, undefined, undefined, problems);
+  const db = ctx.services.database.db;
+  const before = await levelsQuery(ctx).where('g.id', '=', input.groupId).executeTakeFirst();
+  if (!before) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
+  if (input.updatedAt && new Date(before.updated_at).toISOString() !== input.updatedAt)
+    throw new AppError(AppErrorCode.STALE_UPDATE);
+  const previous = {
+    marginCallBp: before.margin_call_bp,
+    stopOutBp: before.stop_out_bp,
+    negativeBalanceProtection: before.negative_balance_protection,
+  };
+  const next = {
+    marginCallBp: input.marginCallBp,
+    stopOutBp: input.stopOutBp,
+    negativeBalanceProtection: input.negativeBalanceProtection,
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('account_groups')
+      .set({
+        margin_call_bp: input.marginCallBp,
+        stop_out_bp: input.stopOutBp,
+        negative_balance_protection: input.negativeBalanceProtection,
+        updated_at: new Date(),
+      })
+      .where('tenant_id', '=', ctx.tenant.id)
+      .where('id', '=', input.groupId)
+      .execute();
+    await trx
+      .insertInto('market_config_history')
+      .values({
+        tenant_id: ctx.tenant.id,
+        staff_id: ctx.staff?.staffId ?? null,
+        scope: 'group',
+        symbol: null,
+        group_id: input.groupId,
+        before: JSON.stringify(previous),
+        after: JSON.stringify(next),
+      })
+      .execute();
+    await recordAudit(trx, {
+      tenantId: ctx.tenant.id,
+      actorKind: 'staff',
+      actorId: ctx.staff?.staffId ?? null,
+      action: 'risk.levels.update',
+      target: input.groupId,
+      ip: ctx.ip,
+      details: { group: before.name, before: previous, after: next },
+    });
+  });
+  await applyMarketConfig(ctx.services, ctx.tenant.id);
+  const saved = await levelsQuery(ctx).where('g.id', '=', input.groupId).executeTakeFirstOrThrow();
+  return toLevels(saved);
+}
