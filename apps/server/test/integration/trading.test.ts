@@ -130,6 +130,15 @@ describe('trading through the API', () => {
     expect(strangerCsv.status).toBe(401);
     const orders = (await trader.call('/api/v1/order/orderhistory', { account_id: accountId })).body.data;
     expect(orders.items[0]).toMatchObject({ status: 'filled', type: 'buy_limit', fill_price: '66495.00' });
+    // The market buy is in the order history too, filled at once with its position's ticket.
+    expect(orders.items).toContainEqual(
+      expect.objectContaining({
+        type: 'buy',
+        status: 'filled',
+        position_id: positionId,
+        fill_price: '67025.00',
+      }),
+    );
 
     // Every ledger transaction balances, and the stored balance is the sum of the trader's postings.
     const db = server.app.services.database.db;

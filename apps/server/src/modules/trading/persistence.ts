@@ -148,9 +148,32 @@ export function captureBatchItem(
     const state = stateOf(accountOf(event));
     if (!state) continue;
     switch (event.type) {
-      case 'position_opened':
+      case 'position_opened': {
         touchPosition(state, event.position.positionId);
+        // A market order is done the moment it opens its position: it joins the order history
+        // (as in MT5, the position carries the order's ticket).
+        if (event.orderId === null) {
+          const p = event.position;
+          finished.push({
+            id: p.positionId,
+            account_id: p.accountId,
+            symbol: p.symbol,
+            order_type: p.side,
+            volume: p.volume,
+            price: p.openPrice,
+            limit_price: null,
+            take_profit: p.takeProfit,
+            stop_loss: p.stopLoss,
+            placed_time: event.time,
+            done_time: event.time,
+            status: 'filled',
+            cancel_reason: null,
+            position_id: p.positionId,
+            fill_price: p.openPrice,
+          });
+        }
         break;
+      }
       case 'position_modified':
         touchPosition(state, event.positionId);
         break;

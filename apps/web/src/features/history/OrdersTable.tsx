@@ -65,7 +65,11 @@ export function OrdersTable({ orders }: { orders: TFinishedOrder[] }) {
                 </th>
                 <td data-label={label.type}>
                   <span className={`hi-side ${side}`}>
-                    {ORDER_TYPES.has(order.type) ? t(`history.orderType.${order.type}`) : order.type}
+                    {ORDER_TYPES.has(order.type)
+                      ? t(`history.orderType.${order.type}`)
+                      : order.type === 'buy' || order.type === 'sell'
+                        ? t('history.orderType.market', { side: t(`history.side.${order.type}`) })
+                        : order.type}
                   </span>
                 </td>
                 <td data-label={label.volume} className="hi-end num">
