@@ -5,7 +5,7 @@ import type { TDatabase } from './db/database';
 import { newId, strongPassword } from './ids';
 import { ensureWebClient } from './modules/identity/oauth';
 import { SANDBOX_CLIENT_ID } from './modules/identity/oidc-sandbox';
-import { ensureAdministrator } from './modules/identity/staff';
+import { DEFAULT_ACCESS_SETTINGS, ensureAccessSettings, ensureAdministrator } from './modules/identity/staff';
 import { ensureDemoTrader } from './modules/identity/users';
 import { ensureInstruments } from './modules/market/instruments-store';
 import { ensureDefaultTenant } from './modules/tenancy/tenancy';
@@ -65,6 +65,14 @@ export async function seed(
     config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);
   const generated = password === null;
   password ??= strongPassword(20);
+  // The platform's first administrator signs in with the printed password alone: two-factor for
+  // money permissions starts off here (brokers created later start with it on) and the operator
+  // turns it on on the staff page once their own two-factor is set up.
+  await ensureAccessSettings({
+    db: database.db,
+    tenantId: tenant.id,
+    settings: { ...DEFAULT_ACCESS_SETTINGS, moneyTwoFactor: false },
+  });
   const created = await ensureAdministrator({
     db: database.db,
     tenantId: tenant.id,

@@ -1,6 +1,6 @@
 import { checkPassword } from '@broker/domain/identity/credentials';
 import { z } from 'zod';
-import { accessRoutes } from './admin/access-routes';
+import { accessRoutes, ZStaffSession, ZStaffSignedIn } from './admin/access-routes';
 import { auditRoutes } from './admin/audit-routes';
 import { customersRoutes } from './admin/customers-routes';
 import { marketRoutes } from './admin/market-routes';
@@ -870,8 +870,10 @@ export const routeCatalogue = {
         .trim()
         .regex(/^[A-Za-z0-9]{3,32}$/, 'usernameFormat'),
       password: z.string().min(5, 'passwordTooShort').max(128),
+      /** The authenticator code, for staff with two-factor on (asked for with -1016). */
+      otp: ZOtp.optional(),
     }),
-    output: ZSessionAnswer.extend({ staff: ZStaffProfile }),
+    output: ZStaffSignedIn,
   }),
   adminlogout: define({
     name: 'adminlogout',
@@ -887,9 +889,9 @@ export const routeCatalogue = {
     path: ROUTE_PATHS.adminme,
     access: { kind: 'staff', permission: null },
     mutates: false,
-    summary: 'The signed-in staff member with roles and permissions',
+    summary: 'The signed-in staff member with roles, permissions, two-factor state and arranged menu',
     input: empty,
-    output: ZStaffProfile.extend({ csrfToken: z.string() }),
+    output: ZStaffSession.extend({ csrfToken: z.string() }),
   }),
   adminoverview: define({
     name: 'adminoverview',

@@ -8,6 +8,7 @@ import { clearSessionCookies, setSessionCookies } from '../http/cookies';
 import type { THandlers } from '../http/gateway';
 import { recordAudit } from './audit/audit';
 import { accessHandlers } from './backoffice/access/handlers';
+import { signInStaff, staffSession } from './backoffice/access/security';
 import { auditHandlers } from './backoffice/audit/handlers';
 import { customersHandlers } from './backoffice/customers/handlers';
 import { marketHandlers } from './backoffice/market/handlers';
@@ -35,7 +36,6 @@ import {
 } from './identity/registration';
 import { revokeSession } from './identity/sessions';
 import { signIn } from './identity/sign-in';
-import { staffProfile } from './identity/staff';
 import { beginTotp, disableTotp, enableTotp } from './identity/totp';
 import { issueTradeToken, openTradeRequest } from './identity/trade-token';
 import { userProfile } from './identity/users';
@@ -353,25 +353,15 @@ export const handlers: THandlers = {
 
   adminlogin: async (input, ctx) => {
     await throttleLogin(ctx, 'staff');
-    const db = ctx.services.database.db;
-    const { token, session, subjectId } = await signIn({
-      db,
-      tenantId: ctx.tenant.id,
-      subjectKind: 'staff',
-      login: input.username,
-      password: input.password,
-      userAgent: ctx.userAgent,
-      ip: ctx.ip,
-    });
-    const staff = await staffProfile({ db, staffId: subjectId, tenantId: ctx.tenant.id });
-    if (!staff) throw new AppError(AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG);
-    setSessionCookies(ctx.reply, { token, session, secure: secureCookies(ctx) });
-    return { csrfToken: session.csrfToken, expiresAt: session.absoluteExpiresAt.toISOString(), staff };
+    return signInStaff(ctx, input);
   },
 
   adminlogout: (_input, ctx) => signOut(ctx, 'staff'),
 
-  adminme: async (_input, ctx) => ({ ...ctx.staff!, csrfToken: ctx.staffSession!.csrfToken }),
+  adminme: async (_input, ctx) => ({
+    ...(await staffSession(ctx, ctx.staff!)),
+    csrfToken: ctx.staffSession!.csrfToken,
+  }),
 
   adminoverview: async (_input, ctx) => {
     const db = ctx.services.database.db;
