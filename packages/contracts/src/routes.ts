@@ -93,6 +93,10 @@ export const ZSymbolInfo = z.object({
   hot: z.boolean(),
   sessions: z.array(z.object({ from: z.number().int(), to: z.number().int() })),
   open: z.boolean(),
+  /** The broker's stops level: take-profit, stop-loss and pending prices keep this many points from the market. */
+  stopsLevel: z.number().int(),
+  /** While closed: when the market opens next (ms), else null. */
+  nextOpen: z.number().int().nullable(),
 });
 export const ZCandle = z.object({
   time: z.number().int(),

@@ -80,6 +80,14 @@ describe('order ticket rules', () => {
     expect(stopProblem('sell', 'stopLoss', pricePoints('67024.00', 2) as bigint, ask)).toBe('side');
   });
 
+  it('keeps stops at least the broker’s stops level away from the market', () => {
+    const bid = pricePoints('67000.00', 2) as bigint;
+    // A stops level of 500 points (5.00): a take-profit 4.99 above the bid is too near, 5.00 is fine.
+    expect(stopProblem('buy', 'takeProfit', pricePoints('67004.99', 2) as bigint, bid, 500)).toBe('side');
+    expect(stopProblem('buy', 'takeProfit', pricePoints('67005.00', 2) as bigint, bid, 500)).toBeNull();
+    expect(stopProblem('buy', 'stopLoss', pricePoints('66995.01', 2) as bigint, bid, 500)).toBe('side');
+  });
+
   it('turns a distance in points into a level on the right side of the entry', () => {
     const entry = entryPoints({
       side: 'sell',

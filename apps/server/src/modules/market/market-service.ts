@@ -45,6 +45,7 @@ const FLUSH_MS = 1_000;
 export interface TTenantMarket {
   specs: ReadonlyMap<string, TInstrumentSpec>;
   markups: ReadonlyMap<string, number>;
+  stopsLevels: ReadonlyMap<string, number>;
 }
 
 /** The latest minute, at or before `now`, in which the symbol's market was open (up to 8 days back). */
@@ -146,6 +147,11 @@ export class MarketService {
   /** The broker's markup of a symbol in points (0 without configuration). */
   markupOf(symbol: string, tenantId?: string): number {
     return (tenantId && this.tenants.get(tenantId)?.markups.get(symbol)) || 0;
+  }
+
+  /** The broker's stops level of a symbol in points (0 without configuration). */
+  stopsLevelOf(symbol: string, tenantId?: string): number {
+    return (tenantId && this.tenants.get(tenantId)?.stopsLevels.get(symbol)) || 0;
   }
 
   /** The catalogue as a broker configured it (the default catalogue without a tenant or configuration). */

@@ -58,6 +58,8 @@ function info(ctx: TCallContext, spec: TInstrumentSpec) {
     hot: spec.hot,
     sessions: [...spec.sessions],
     open: ctx.services.market.isOpen(spec.symbol, undefined, ctx.tenant.id),
+    stopsLevel: ctx.services.market.stopsLevelOf(spec.symbol, ctx.tenant.id),
+    nextOpen: nextOpen(spec, Date.now()),
   };
 }
 

@@ -230,7 +230,11 @@ export class EngineHost {
     }
     this.config = { ...this.config, profiles };
     this.tenantGroups.set(config.tenantId, { defaultId, groups });
-    this.market?.setTenantMarket(config.tenantId, { specs: config.specs, markups: config.markups });
+    this.market?.setTenantMarket(config.tenantId, {
+      specs: config.specs,
+      markups: config.markups,
+      stopsLevels: config.stopsLevels,
+    });
   }
 
   /**

@@ -64,6 +64,7 @@ export interface TTenantMarketConfig {
   /** The catalogue as the broker's default group sees it (what the portal shows). */
   specs: Map<string, TInstrumentSpec>;
   markups: Map<string, number>;
+  stopsLevels: Map<string, number>;
   groups: TGroupConfig[];
 }
 
@@ -124,11 +125,13 @@ export async function loadTenantMarketConfig(db: TDb, tenantId: string): Promise
   ]);
   const specs = new Map<string, TInstrumentSpec>();
   const markups = new Map<string, number>();
+  const stopsLevels = new Map<string, number>();
   for (const row of rows) {
     const compiled = compileTerms(row as TInstrumentRow);
     if (!compiled) continue;
     specs.set(row.symbol, compiled.spec);
     markups.set(row.symbol, row.markup_points);
+    stopsLevels.set(row.symbol, row.stops_level_points);
   }
   const byGroup = new Map<string, Map<string, TGroupOverrides>>();
   for (const o of overrides) {
@@ -143,6 +146,7 @@ export async function loadTenantMarketConfig(db: TDb, tenantId: string): Promise
     tenantId,
     specs,
     markups,
+    stopsLevels,
     groups: groups.map((g) => ({
       id: g.id,
       isDefault: g.is_default,

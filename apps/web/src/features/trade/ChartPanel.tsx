@@ -162,7 +162,7 @@ export function ChartPanel({
   const { state, info, positions, orders } = useTrading();
   const actions = useTradeActions();
   const { push } = useToasts();
-  const stopMessage = useStopMessage();
+  const stopMessage = useStopMessage(spec?.stopsLevel);
   const candles = useCandles(symbol, timeframe, lang);
   const digits = candles.digits ?? spec?.digits ?? quote?.digits ?? 2;
   const [drag, setDrag] = useState<TDragRequest | null>(null);

@@ -86,7 +86,7 @@ export function OrderTicket({
   const { state, info, positions } = useTrading();
   const actions = useTradeActions();
   const volumeMessage = useVolumeMessage();
-  const stopMessage = useStopMessage();
+  const stopMessage = useStopMessage(spec?.stopsLevel);
   const accountId = state.accountId;
   const digits = spec?.digits ?? quote?.digits ?? 2;
 

@@ -31,7 +31,8 @@ export function useVolumeMessage() {
 }
 
 /** Why a take-profit or stop-loss is refused: "must be above 67,000.00" and the like. */
-export function useStopMessage() {
+/** `distance`: the symbol's stops level in points (a stop nearer to the market is refused). */
+export function useStopMessage(distance = 0) {
   const { t, intl } = useI18n();
   return (o: {
     side: TSide;
@@ -44,9 +45,12 @@ export function useStopMessage() {
     if (!o.typed) return null;
     if (o.price === null) return t('trade.price.format');
     if (o.reference === null) return null;
-    if (!stopProblem(o.side, o.stop, o.price, o.reference)) return null;
+    if (!stopProblem(o.side, o.stop, o.price, o.reference, distance)) return null;
     const above = (o.side === 'buy') === (o.stop === 'takeProfit');
-    const price = formatDecimal(intl, pointsText(o.reference, o.digits), o.digits);
+    // The nearest allowed price: the reference, moved away by the stops level.
+    const gap = BigInt(Math.max(0, distance - 1));
+    const bound = above ? o.reference + gap : o.reference - gap;
+    const price = formatDecimal(intl, pointsText(bound, o.digits), o.digits);
     return t(above ? 'trade.stops.above' : 'trade.stops.below', { price });
   };
 }

@@ -116,15 +116,24 @@ export function stopFromDistance(side: TSide, stop: TStop, entry: bigint, distan
   return up ? entry + distance : entry - distance;
 }
 
-/** Whether a take-profit or stop-loss is on the wrong side of its reference (or not a price). */
-export function stopProblem(side: TSide, stop: TStop, price: bigint, reference: bigint): 'side' | null {
+/**
+ * Whether a take-profit or stop-loss is on the wrong side of its reference, or nearer to it than the
+ * symbol's stops level (`distance` points; at least 1), or not a price.
+ */
+export function stopProblem(
+  side: TSide,
+  stop: TStop,
+  price: bigint,
+  reference: bigint,
+  distance = 1,
+): 'side' | null {
   if (price <= 0n) return 'side';
   const error = validateStops({
     side,
     reference: Number(reference),
     takeProfit: stop === 'takeProfit' ? Number(price) : null,
     stopLoss: stop === 'stopLoss' ? Number(price) : null,
-    distance: 1,
+    distance: Math.max(1, distance),
   });
   return error ? 'side' : null;
 }
