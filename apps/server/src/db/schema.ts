@@ -125,6 +125,8 @@ export interface InstrumentsTable {
   stops_level_points: ColumnType<number, number | undefined, number>;
   commission_per_lot: ColumnType<string, string | number | undefined, string | number>;
   max_leverage: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 016: [{ upToLots, maxLeverage }] ascending (market configuration). */
+  leverage_tiers: ColumnType<unknown, string | undefined, string>;
   updated_at: Timestamp;
 }
 export interface CandlesTable {

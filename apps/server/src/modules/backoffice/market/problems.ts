@@ -1,0 +1,21 @@
+import type { TConfigProblems } from '@broker/domain/market/market-config';
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+
+/**
+ * Portal catalogs translate field problems as `validation.<key>` in 16 languages; the back office
+ * shows its own sentence for each TConfigProblem (it runs the same rules), so the wire carries the
+ * nearest shared key: the volume format where it applies, otherwise "not valid".
+ */
+const SHARED_KEY: Partial<Record<string, string>> = { lotsFormat: 'lotsFormat', tierLots: 'lotsFormat' };
+
+/** -6013 with the offending fields. */
+export function configInvalid(problems: Record<string, string>, debug?: string): AppError {
+  const fields = Object.fromEntries(
+    Object.entries(problems).map(([field, problem]) => [field, SHARED_KEY[problem] ?? 'invalid']),
+  );
+  return new AppError(AppErrorCode.CONFIG_INVALID, undefined, debug ?? JSON.stringify(problems), fields);
+}
+
+export function throwIfProblems(problems: TConfigProblems, debug?: string): void {
+  if (Object.keys(problems).length > 0) throw configInvalid(problems, debug);
+}
