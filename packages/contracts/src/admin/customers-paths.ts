@@ -1,2 +1,20 @@
 /** Paths of the back office's customers routes (schema-free, for the browser). */
-export const CUSTOMERS_PATHS = {} as const;
+export const CUSTOMERS_PATHS = {
+  admincustomerlist: '/api/v1/admin/customers/list',
+  admincustomerdetail: '/api/v1/admin/customers/detail',
+  admincustomercontact: '/api/v1/admin/customers/contact',
+  admincustomerdeals: '/api/v1/admin/customers/deals',
+  admincustomerorders: '/api/v1/admin/customers/orders',
+  admincustomerledger: '/api/v1/admin/customers/ledger',
+  admincustomerstatus: '/api/v1/admin/customers/status',
+  admincustomersignout: '/api/v1/admin/customers/signout',
+  admincustomerrestrict: '/api/v1/admin/customers/restrict',
+  admincustomerdemoreset: '/api/v1/admin/customers/demoreset',
+  admincustomermovegroup: '/api/v1/admin/customers/movegroup',
+  admincustomernote: '/api/v1/admin/customers/note',
+  admincustomeradjust: '/api/v1/admin/customers/adjust',
+  admincustomeradjustments: '/api/v1/admin/customers/adjustments',
+  admincustomerapprove: '/api/v1/admin/customers/approve',
+  admincustomerreject: '/api/v1/admin/customers/reject',
+  admincustomerthreshold: '/api/v1/admin/customers/threshold',
+} as const;

@@ -1,0 +1,105 @@
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { AccountType } from '@broker/domain/trading/calculations';
+import type { TCallContext } from '../../../http/context';
+import { recordAudit } from '../../audit/audit';
+import { moveAccountToGroup } from '../../trading/terms-sync';
+import { accountAnswer, customerAccount, staffOf } from './customer-accounts';
+
+interface TAccountInput {
+  userId: string;
+  accountId: number;
+}
+
+type TRestrictionFlags = {
+  noOpen: boolean;
+  noClose: boolean;
+  noTakeProfit: boolean;
+  noStopLoss: boolean;
+  noWithdraw: boolean;
+};
+
+const audit = (
+  ctx: TCallContext,
+  action: string,
+  input: TAccountInput,
+  details: Record<string, unknown> = {},
+) =>
+  recordAudit(ctx.services.database.db, {
+    tenantId: ctx.tenant.id,
+    actorKind: 'staff',
+    actorId: staffOf(ctx).staffId,
+    action,
+    target: String(input.accountId),
+    ip: ctx.ip,
+    details: { userId: input.userId, ...details },
+  });
+
+/**
+ * Sets the account's restrictions through the engine: from the next command on, the engine refuses
+ * what they forbid (-3008), and a restriction on opening also stops pending orders from filling.
+ */
+export async function restrictAccount(
+  ctx: TCallContext,
+  input: TAccountInput & { restrictions: TRestrictionFlags; idempotencyKey: string },
+) {
+  const view = customerAccount(ctx, input.userId, input.accountId);
+  const before = { ...view.restrictions };
+  const { noWithdraw, ...rest } = input.restrictions;
+  await ctx.services.trading.apply({
+    type: 'set_restrictions',
+    clientKey: `staff-restrict:${input.idempotencyKey}`,
+    time: Date.now(),
+    accountId: view.accountId,
+    restrictions: { ...rest, noWithdrawal: noWithdraw },
+  });
+  await audit(ctx, 'customers.account.restrict', input, {
+    before,
+    after: { ...rest, noWithdrawal: noWithdraw },
+  });
+  return accountAnswer(ctx, input.userId, input.accountId);
+}
+
+/** Resets a demo account like the trader's own reset does; real money accounts are refused. */
+export async function resetDemoAccount(ctx: TCallContext, input: TAccountInput & { idempotencyKey: string }) {
+  const view = customerAccount(ctx, input.userId, input.accountId);
+  if (view.accountType !== AccountType.DEMO) throw new AppError(AppErrorCode.FORBIDDEN);
+  const before = {
+    balance: view.balance,
+    positions: ctx.services.engine.core.positionsOf(view.accountId).length,
+  };
+  await ctx.services.trading.resetDemoAccount(view.accountId, `staff:${input.idempotencyKey}`);
+  await audit(ctx, 'customers.account.demoreset', input, before);
+  return accountAnswer(ctx, input.userId, input.accountId);
+}
+
+/** Moves the account to another group of this broker (the market configuration applies its terms). */
+export async function moveAccount(ctx: TCallContext, input: TAccountInput & { groupId: string }) {
+  customerAccount(ctx, input.userId, input.accountId);
+  const db = ctx.services.database.db;
+  const [group, current] = await Promise.all([
+    db
+      .selectFrom('account_groups')
+      .select(['id', 'name'])
+      .where('tenant_id', '=', ctx.tenant.id)
+      .where('id', '=', input.groupId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('trading_accounts')
+      .select('group_id')
+      .where('tenant_id', '=', ctx.tenant.id)
+      .where('id', '=', input.accountId)
+      .executeTakeFirst(),
+  ]);
+  if (!group) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
+  await moveAccountToGroup(ctx.services, {
+    tenantId: ctx.tenant.id,
+    accountId: input.accountId,
+    groupId: group.id,
+  });
+  await audit(ctx, 'customers.account.group', input, {
+    before: current?.group_id ?? null,
+    after: group.id,
+    groupName: group.name,
+  });
+  return accountAnswer(ctx, input.userId, input.accountId);
+}
