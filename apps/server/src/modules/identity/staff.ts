@@ -21,6 +21,8 @@ export interface TStaffProfile {
    * what the broker may grant. While two-factor is required but off, money permissions are held back.
    */
   permissions: string[];
+  /** Every permission the roles give, held back or not: the bound for what this member may grant. */
+  rolePermissions: string[];
   twoFactor: boolean;
   /** The roles move money and the broker requires two-factor sign-in for that. */
   twoFactorRequired: boolean;
@@ -177,6 +179,7 @@ export async function staffProfile({
     tenantId: staff.tenant_id,
     roles: names,
     permissions: twoFactorRequired && !twoFactor ? all.filter((p) => !MONEY_PERMISSIONS.includes(p)) : all,
+    rolePermissions: all,
     twoFactor,
     twoFactorRequired,
   };

@@ -38,6 +38,9 @@ export async function revokeStaffSessions(db: TDb, tenantId: string, staffId: st
     .execute();
 }
 
-/** Permissions in `wanted` the actor does not hold: nobody grants more than they have. */
+/**
+ * Permissions in `wanted` the actor's roles do not give: nobody grants more than they have. Money
+ * permissions held back until two-factor is on still count here; only using them waits.
+ */
 export const beyondActor = (actor: TStaffProfile, wanted: readonly string[]): string[] =>
-  wanted.filter((p) => !actor.permissions.includes(p));
+  wanted.filter((p) => !actor.rolePermissions.includes(p));
