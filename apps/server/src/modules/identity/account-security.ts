@@ -7,6 +7,7 @@ import { getCountryCallingCode, parsePhoneNumberWithError } from 'libphonenumber
 import type { TDb } from '../../db/database';
 import { recordAudit } from '../audit/audit';
 import { hashPassword, verifyPassword } from './passwords';
+import { forgetSessions } from './sessions';
 
 /** A short device label from a user agent: "Chrome on Windows", "Safari on iPhone". */
 export function deviceLabel(userAgent: string | null): string {
@@ -88,6 +89,7 @@ export async function revokeSessions({
     .where('revoked_at', 'is', null);
   query = id ? query.where('token_hash', 'like', `${id}%`) : query.where('token_hash', '!=', currentHash);
   const result = await query.executeTakeFirst();
+  forgetSessions(db);
   return Number(result.numUpdatedRows);
 }
 
@@ -143,6 +145,7 @@ export async function setPasswordEndingSessions({
       .where('revoked_at', 'is', null)
       .execute();
   });
+  forgetSessions(db);
 }
 
 /** ISO numeric country of a trader: the stored one, else the country of their phone number. */

@@ -26,6 +26,36 @@ export interface TSession {
   cipherKey: string | null;
 }
 
+type TSessionRow = Awaited<ReturnType<typeof readSession>>;
+
+/**
+ * Recently read session rows per database, so a burst of calls (a trader's orders, the terminal's
+ * reads) costs one lookup a second instead of one per call. Sign-out, revocation and password
+ * changes made through this module and account-security forget the cache at once; a revocation made
+ * by SQL elsewhere is honoured within CACHE_MS.
+ */
+const CACHE_MS = 1_000;
+const CACHE_LIMIT = 20_000;
+const caches = new WeakMap<TDb, Map<string, { row: NonNullable<TSessionRow>; at: number }>>();
+
+function cacheOf(db: TDb) {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Drops every cached session row of this database (after any revocation). */
+export function forgetSessions(db: TDb): void {
+  caches.get(db)?.clear();
+}
+
+function readSession(db: TDb, tokenHash: string) {
+  return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
 export async function createSession({
   db,
   tenantId,
@@ -92,15 +122,22 @@ export async function findSession({
   now?: Date;
 }): Promise<TSession | null> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
-    .executeTakeFirst();
+  const tokenHash = sha256(token);
+  const cache = cacheOf(db);
+  const hit = cache.get(tokenHash);
+  let row: TSessionRow;
+  if (hit && now.getTime() - hit.at < CACHE_MS) row = hit.row;
+  else {
+    row = await readSession(db, tokenHash);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    if (row) cache.set(tokenHash, { row, at: now.getTime() });
+    else cache.delete(tokenHash);
+  }
   if (!row || row.revoked_at || row.subject_kind !== subjectKind || row.tenant_id !== tenantId) return null;
   if (row.idle_expires_at <= now || row.absolute_expires_at <= now) return null;
   if (now.getTime() - new Date(row.last_seen_at).getTime() > 60_000) {
     const idle = new Date(now.getTime() + SESSION_POLICIES[subjectKind].idleSeconds * 1000);
+    cache.delete(tokenHash);
     await db
       .updateTable('sessions')
       .set({
@@ -131,4 +168,5 @@ export async function revokeSession({
   now?: Date;
 }): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: now }).where('token_hash', '=', sha256(token)).execute();
+  forgetSessions(db);
 }
