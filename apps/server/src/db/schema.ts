@@ -92,6 +92,12 @@ export interface AuditEventsTable {
   ip: string | null;
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: Timestamp;
+  /** Position in the broker's hash chain, from 1; set by the database on insert (migration 015). */
+  seq: ColumnType<string | number, never, never>;
+  /** Hash of the previous entry (64 zeros for the first); set by the database on insert. */
+  prev_hash: ColumnType<string, never, never>;
+  /** SHA-256 of this entry (docs/backoffice/audit.md); set by the database on insert. */
+  hash: ColumnType<string, never, never>;
 }
 export interface SchemaMigrationsTable {
   version: number;

@@ -4,6 +4,7 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { requestLocale } from '../i18n';
+import { applyPackage } from '../modules/backoffice/audit/packages';
 import { findBearer, type TBearer } from '../modules/identity/oauth';
 import { findSession, type TSession } from '../modules/identity/sessions';
 import { staffProfile } from '../modules/identity/staff';
@@ -105,6 +106,13 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
       if (access.kind === 'user' && !userSession) throw new AppError(AppErrorCode.TOKEN_INVALID);
       if (access.kind === 'staff') {
         if (!staff) throw new AppError(AppErrorCode.TOKEN_INVALID);
+        // The broker's package: a module it leaves out answers -6015 and leaves the permissions.
+        await applyPackage({
+          db: services.database.db,
+          tenantId: tenant.id,
+          staff,
+          permission: access.permission,
+        });
         if (access.permission && !staff.permissions.includes(access.permission))
           throw new AppError(AppErrorCode.FORBIDDEN);
       }
