@@ -29,27 +29,20 @@ export interface TSession {
 type TSessionRow = Awaited<ReturnType<typeof readSession>>;
 
 /**
- * Recently read session rows per database, so a burst of calls (a trader's orders, the terminal's
- * reads) costs one lookup a second instead of one per call. Sign-out, revocation and password
- * changes made through this module and account-security forget the cache at once; a revocation made
- * by SQL elsewhere is honoured within CACHE_MS.
+ * Recently read session rows, so a burst of calls (a trader's orders, the terminal's reads) costs one
+ * lookup a second instead of one per call. Keys are SHA-256 hashes of 128-bit random tokens, so rows
+ * of different databases (tests run several servers in one process) never meet, and a row still
+ * carries its broker, checked on every use. Sign-out, revocation and password changes forget the
+ * whole cache at once (whatever connection or transaction they used); a revocation made by SQL
+ * elsewhere is honoured within CACHE_MS.
  */
 const CACHE_MS = 1_000;
 const CACHE_LIMIT = 20_000;
-const caches = new WeakMap<TDb, Map<string, { row: NonNullable<TSessionRow>; at: number }>>();
+const cache = new Map<string, { row: NonNullable<TSessionRow>; at: number }>();
 
-function cacheOf(db: TDb) {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  return cache;
-}
-
-/** Drops every cached session row of this database (after any revocation). */
-export function forgetSessions(db: TDb): void {
-  caches.get(db)?.clear();
+/** Drops every cached session row (after any revocation). */
+export function forgetSessions(_db?: TDb): void {
+  cache.clear();
 }
 
 function readSession(db: TDb, tokenHash: string) {
@@ -123,7 +116,6 @@ export async function findSession({
 }): Promise<TSession | null> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
   const tokenHash = sha256(token);
-  const cache = cacheOf(db);
   const hit = cache.get(tokenHash);
   let row: TSessionRow;
   if (hit && now.getTime() - hit.at < CACHE_MS) row = hit.row;
