@@ -1,0 +1,318 @@
+import type { TRouteOutput } from '@broker/contracts/routes';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../i18n';
+import { DataTable, type TColumn } from '../../kit/DataTable';
+import { useQuery } from '../../kit/useApi';
+import { sortNumber, tone, usePolling, useRiskFormat } from './format';
+import { ScopeSelect, type TScope } from './Segmented';
+
+type TExposure = TRouteOutput<'adminriskexposure'>;
+type TSymbolRow = TExposure['symbols'][number];
+type TCustomerRow = TExposure['customers'][number];
+type TGroupRow = TExposure['groups'][number];
+
+const POLL_MS = 2_000;
+
+/** Live exposure: what the broker carries per symbol, customer and group, A-book apart from B-book. */
+export function ExposureTab() {
+  const { t } = useI18n();
+  const f = useRiskFormat();
+  const [scope, setScope] = useState<TScope>('real');
+  const query = useQuery('adminriskexposure', { scope, top: 20 });
+  usePolling(query.reload, POLL_MS);
+  const data = query.data;
+  const error = query.status === 'error' ? query.error.message : null;
+  const firstLoad = query.status === 'loading' && !data;
+
+  const symbolColumns: TColumn<TSymbolRow>[] = [
+    {
+      key: 'symbol',
+      header: t('admin.risk.col.symbol'),
+      render: (r) => <strong>{r.symbol}</strong>,
+      sortValue: (r) => r.symbol,
+    },
+    {
+      key: 'price',
+      header: t('admin.risk.col.bidAsk'),
+      render: (r) => (r.bid && r.ask ? `${r.bid} / ${r.ask}` : '—'),
+    },
+    {
+      key: 'buy',
+      header: t('admin.risk.col.buyLots'),
+      align: 'end',
+      render: (r) => f.plainLots(r.buyLots),
+      sortValue: (r) => sortNumber(r.buyLots),
+    },
+    {
+      key: 'sell',
+      header: t('admin.risk.col.sellLots'),
+      align: 'end',
+      render: (r) => f.plainLots(r.sellLots),
+      sortValue: (r) => sortNumber(r.sellLots),
+    },
+    {
+      key: 'net',
+      header: t('admin.risk.col.netLots'),
+      align: 'end',
+      render: (r) => <strong className={tone(r.netLots)}>{f.lots(r.netLots)}</strong>,
+      sortValue: (r) => sortNumber(r.netLots),
+    },
+    {
+      key: 'split',
+      header: t('admin.risk.col.netAB'),
+      align: 'end',
+      render: (r) => (
+        <span className="risk-split">
+          <span className="kit-pill">A {f.lots(r.netLotsA)}</span>
+          <span className="kit-pill">B {f.lots(r.netLotsB)}</span>
+        </span>
+      ),
+    },
+    {
+      key: 'notional',
+      header: t('admin.risk.col.notional'),
+      align: 'end',
+      render: (r) => f.usd(r.netNotionalUsd),
+      sortValue: (r) => Math.abs(Number(r.netNotionalUsd)),
+    },
+    {
+      key: 'clientPnl',
+      header: t('admin.risk.col.clientPnl'),
+      align: 'end',
+      render: (r) => <span className={tone(r.clientPnlUsd)}>{f.usd(r.clientPnlUsd)}</span>,
+      sortValue: (r) => sortNumber(r.clientPnlUsd),
+    },
+    {
+      key: 'brokerPnl',
+      header: t('admin.risk.col.brokerPnl'),
+      align: 'end',
+      render: (r) => <span className={tone(r.brokerPnlUsd)}>{f.usd(r.brokerPnlUsd)}</span>,
+      sortValue: (r) => sortNumber(r.brokerPnlUsd),
+    },
+    {
+      key: 'positions',
+      header: t('admin.risk.col.positions'),
+      align: 'end',
+      render: (r) => `${f.count(r.positions)} · ${f.count(r.accounts)}`,
+      sortValue: (r) => r.positions,
+    },
+  ];
+
+  const symbolsCell = (symbols: TCustomerRow['symbols']) =>
+    symbols.length === 0 ? (
+      '—'
+    ) : (
+      <span className="risk-chips">
+        {symbols.slice(0, 3).map((s) => (
+          <span key={s.symbol} className="kit-pill">
+            {s.symbol} <span className={tone(s.netLots)}>{f.lots(s.netLots)}</span>
+          </span>
+        ))}
+      </span>
+    );
+  const holderColumns = <R extends TCustomerRow | TGroupRow>(): TColumn<R>[] => [
+    {
+      key: 'exposure',
+      header: t('admin.risk.col.exposure'),
+      align: 'end',
+      render: (r) => f.usd(r.exposureUsd),
+      sortValue: (r) => sortNumber(r.exposureUsd),
+    },
+    {
+      key: 'pnl',
+      header: t('admin.risk.col.floatingPnl'),
+      align: 'end',
+      render: (r) => <span className={tone(r.floatingPnlUsd)}>{f.usd(r.floatingPnlUsd)}</span>,
+      sortValue: (r) => sortNumber(r.floatingPnlUsd),
+    },
+    {
+      key: 'equity',
+      header: t('admin.risk.col.equity'),
+      align: 'end',
+      render: (r) => f.usd(r.equityUsd),
+      sortValue: (r) => sortNumber(r.equityUsd),
+    },
+    {
+      key: 'positions',
+      header: t('admin.risk.col.positions'),
+      align: 'end',
+      render: (r) => f.count(r.positions),
+      sortValue: (r) => r.positions,
+    },
+    { key: 'symbols', header: t('admin.risk.col.topSymbols'), render: (r) => symbolsCell(r.symbols) },
+  ];
+  const customerColumns: TColumn<TCustomerRow>[] = [
+    {
+      key: 'customer',
+      header: t('admin.risk.col.customer'),
+      render: (r) => (
+        <Link to={`/users/${r.userId}`} className="risk-who">
+          <strong>{r.name || r.email}</strong>
+          <span>{r.email}</span>
+        </Link>
+      ),
+      sortValue: (r) => r.name,
+    },
+    ...holderColumns<TCustomerRow>(),
+  ];
+  const groupColumns: TColumn<TGroupRow>[] = [
+    {
+      key: 'group',
+      header: t('admin.risk.col.group'),
+      render: (r) => <strong>{r.name}</strong>,
+      sortValue: (r) => r.name,
+    },
+    ...holderColumns<TGroupRow>(),
+  ];
+
+  return (
+    <div className="risk-tab-body">
+      <div className="risk-toolbar">
+        <ScopeSelect value={scope} onChange={setScope} />
+        <span className="bo-updated risk-live" aria-live="off">
+          <span className="risk-dot" aria-hidden="true" />
+          {data ? t('admin.risk.updated', { time: f.clock(data.time) }) : t('admin.risk.loading')}
+        </span>
+      </div>
+
+      <section className="bo-stats risk-stats" aria-busy={firstLoad}>
+        <Stat
+          label={t('admin.risk.stat.exposure')}
+          value={data ? f.usd(data.totals.exposureUsd) : null}
+          hint={
+            data
+              ? t('admin.risk.stat.exposureHint', {
+                  positions: f.count(data.totals.positions),
+                  accounts: f.count(data.totals.accounts),
+                })
+              : ''
+          }
+          icon="chart"
+          tone="brand"
+        />
+        <Stat
+          label={t('admin.risk.stat.clientPnl')}
+          value={data ? f.usd(data.totals.clientPnlUsd) : null}
+          hint={t('admin.risk.stat.clientPnlHint')}
+          icon="users"
+          tone={data && /^-/.test(data.totals.clientPnlUsd) ? 'down' : 'up'}
+        />
+        <Stat
+          label={t('admin.risk.stat.brokerPnl')}
+          value={data ? f.usd(data.totals.brokerPnlUsd) : null}
+          hint={t('admin.risk.stat.brokerPnlHint')}
+          icon="wallet"
+          tone={data && /^-/.test(data.totals.brokerPnlUsd) ? 'down' : 'up'}
+        />
+        <article className="bo-stat risk-book-stat" data-tone="warning" data-testid="risk-books">
+          <div className="bo-stat-head">
+            <span className="bo-stat-label">{t('admin.risk.stat.books')}</span>
+            <span className="bo-stat-icon">
+              <Icon name="shield" size={18} />
+            </span>
+          </div>
+          {data ? (
+            <dl className="risk-books">
+              {(['A', 'B'] as const).map((book) => (
+                <div key={book}>
+                  <dt>{book === 'A' ? t('admin.risk.book.a') : t('admin.risk.book.b')}</dt>
+                  <dd>
+                    <strong className="num">{f.usd(data.books[book].exposureUsd)}</strong>
+                    <span>
+                      {t('admin.risk.book.positions', { count: f.count(data.books[book].positions) })}
+                    </span>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <span className="skeleton bo-stat-skeleton" />
+          )}
+        </article>
+      </section>
+
+      <section className="bo-section">
+        <div className="bo-section-head">
+          <h2>{t('admin.risk.symbols.title')}</h2>
+          <p>{t('admin.risk.symbols.text')}</p>
+        </div>
+        <DataTable
+          rows={data?.symbols ?? []}
+          columns={symbolColumns}
+          rowKey={(r) => r.symbol}
+          loading={firstLoad}
+          error={error}
+          onRetry={query.reload}
+          empty={t('admin.risk.symbols.empty')}
+          testId="risk-symbols"
+          rowTestId="risk-symbol-row"
+          pageSize={50}
+        />
+      </section>
+
+      <div className="risk-columns">
+        <section className="bo-section">
+          <div className="bo-section-head">
+            <h2>{t('admin.risk.customers.title')}</h2>
+            <p>{t('admin.risk.customers.text')}</p>
+          </div>
+          <DataTable
+            rows={data?.customers ?? []}
+            columns={customerColumns}
+            rowKey={(r) => r.userId}
+            loading={firstLoad}
+            empty={t('admin.risk.customers.empty')}
+            testId="risk-customers"
+          />
+        </section>
+        <section className="bo-section">
+          <div className="bo-section-head">
+            <h2>{t('admin.risk.groups.title')}</h2>
+            <p>{t('admin.risk.groups.text')}</p>
+          </div>
+          <DataTable
+            rows={data?.groups ?? []}
+            columns={groupColumns}
+            rowKey={(r) => r.groupId}
+            loading={firstLoad}
+            empty={t('admin.risk.groups.empty')}
+            testId="risk-groups"
+          />
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function Stat({
+  label,
+  value,
+  hint,
+  icon,
+  tone: statTone,
+}: {
+  label: string;
+  value: string | null;
+  hint: string;
+  icon: string;
+  tone: string;
+}) {
+  return (
+    <article className="bo-stat" data-tone={statTone}>
+      <div className="bo-stat-head">
+        <span className="bo-stat-label">{label}</span>
+        <span className="bo-stat-icon">
+          <Icon name={icon} size={18} />
+        </span>
+      </div>
+      {value === null ? (
+        <span className="skeleton bo-stat-skeleton" />
+      ) : (
+        <strong className="bo-stat-value num">{value}</strong>
+      )}
+      <span className="bo-stat-hint">{hint}</span>
+    </article>
+  );
+}
