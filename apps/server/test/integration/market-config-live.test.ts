@@ -49,9 +49,13 @@ describe('market configuration reaches the engine and the portal without a resta
   it('widens one broker’s quotes (REST and WebSocket) within a second, and fills at the wider price', async () => {
     const socket = new WebSocket(`${server.baseUrl.replace('http', 'ws')}/ws/market`);
     const quotes: { spread: number; time: number }[] = [];
+    let configs = 0;
     socket.on('message', (raw) => {
       const m = JSON.parse(raw.toString());
-      for (const x of m.type === 'batch' ? m.data : [m]) if (x.type === 'quote') quotes.push(x.data);
+      for (const x of m.type === 'batch' ? m.data : [m]) {
+        if (x.type === 'quote') quotes.push(x.data);
+        if (x.type === 'config') configs++;
+      }
     });
     await new Promise((resolve) => socket.on('open', resolve));
     socket.send(JSON.stringify({ op: 'subscribe', channel: 'quote', symbols: ['BTCUSDT'] }));
@@ -74,6 +78,8 @@ describe('market configuration reaches the engine and the portal without a resta
     expect((await detail('second')).quote.spread).toBe(2500);
     tick(67100);
     await expect.poll(() => quotes.at(-1)?.spread, { timeout: 1000 }).toBe(3000);
+    // The portal is told to read the broker's specs again.
+    expect(configs).toBeGreaterThan(0);
     socket.close();
 
     const trader = await Trader.signIn(server.baseUrl);

@@ -77,7 +77,9 @@ type TServerMessage =
   | { type: 'snapshot'; channel: 'kline'; symbol: string; timeframe: string; data: TCandle | null }
   | { type: 'quote'; data: TQuote }
   | { type: 'kline'; symbol: string; timeframe: string; data: TCandle }
-  | { type: 'batch'; data: TServerMessage[] };
+  | { type: 'batch'; data: TServerMessage[] }
+  /** The broker changed its market configuration: specs (volumes, switches) should be read again. */
+  | { type: 'config'; time: number };
 
 interface TQuoteListener {
   symbols: ReadonlySet<string>;
@@ -110,10 +112,17 @@ export class MarketStream {
   private readonly quoteListeners = new Set<TQuoteListener>();
   private readonly klineListeners = new Map<string, Set<(candle: TCandle) => void>>();
   private readonly stateListeners = new Set<(state: TConnectionState) => void>();
+  private readonly configListeners = new Set<() => void>();
 
   constructor(
     private readonly options: { url: () => string; createSocket: TSocketFactory; random?: () => number },
   ) {}
+
+  /** Called when the broker changes its market configuration (symbol specs may have changed). */
+  onConfig(listener: () => void): () => void {
+    this.configListeners.add(listener);
+    return () => this.configListeners.delete(listener);
+  }
 
   getState(): TConnectionState {
     return this.state;
@@ -336,6 +345,9 @@ export class MarketStream {
         return;
       case 'kline':
         this.applyCandle(klineKey(message.symbol, message.timeframe), message.data, candles);
+        return;
+      case 'config':
+        for (const listener of this.configListeners) listener();
         return;
       default:
         return;

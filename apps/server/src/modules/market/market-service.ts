@@ -27,6 +27,7 @@ export interface TQuote {
 
 export type TMarketEvent =
   | { type: 'quote'; quote: TQuote }
+  | { type: 'config'; tenantId: string }
   | { type: 'candle'; symbol: string; timeframe: TTimeframe; candle: TCandle };
 
 interface TSymbolState {
@@ -142,6 +143,7 @@ export class MarketService {
   /** Sets a broker's specs and markups (the back office's market configuration). */
   setTenantMarket(tenantId: string, market: TTenantMarket): void {
     this.tenants.set(tenantId, market);
+    this.emit({ type: 'config', tenantId });
   }
 
   /** The broker's markup of a symbol in points (0 without configuration). */

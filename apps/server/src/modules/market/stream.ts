@@ -204,6 +204,12 @@ export class MarketStream {
   }
 
   private onEvent(event: TMarketEvent) {
+    if (event.type === 'config') {
+      const json = JSON.stringify({ type: 'config', time: Date.now() });
+      for (const client of this.clients)
+        if (client.tenantId === event.tenantId) client.pending.set('config', json);
+      return;
+    }
     if (event.type === 'quote') {
       const subscribers = this.quoteSubscribers.get(event.quote.symbol);
       if (!subscribers) return;

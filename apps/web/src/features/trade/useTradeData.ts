@@ -1,7 +1,7 @@
 import type { TRouteOutput, TUserSettings } from '@broker/contracts/routes';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { callRoute } from '../../lib/api';
-import type { TNamedQuote } from '../../lib/market-stream';
+import { marketStream, type TNamedQuote } from '../../lib/market-stream';
 
 export type TSymbolSpec = TRouteOutput<'symbols'>[number];
 
@@ -22,10 +22,14 @@ export function useCatalogue(lang: string): TCatalogue {
   });
   const [attempt, setAttempt] = useState(0);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reloads after an error
+  // The broker changed its market (a symbol disabled, new volume limits): read the specs again,
+  // keeping the current ones on screen meanwhile.
+  useEffect(() => marketStream().onConfig(() => setAttempt((n) => n + 1)), []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reloads after an error or a change
   useEffect(() => {
     let cancelled = false;
-    setState((s) => ({ ...s, status: 'loading' }));
+    setState((s) => (s.status === 'ready' ? s : { ...s, status: 'loading' }));
     void Promise.all([callRoute('currencyall', {}, lang), callRoute('symbols', {}, lang)]).then(
       ([quotes, symbols]) => {
         if (cancelled) return;
