@@ -1,0 +1,273 @@
+import type { TRouteOutput } from '@broker/contracts/routes';
+import { type ReactNode, useMemo, useState } from 'react';
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../i18n';
+import { DataTable, type TColumn } from '../../kit/DataTable';
+import { useQuery } from '../../kit/useApi';
+import type { TTabProps } from './CustomerDetailPage';
+import {
+  CLOSE_REASON_LABELS,
+  LEDGER_KIND_LABELS,
+  ORDER_TYPE_LABELS,
+  SIDE_LABELS,
+  toneOf,
+  useFormat,
+} from './format';
+
+const PAGE_SIZE = 20;
+const KINDS = {
+  deals: 'admin.customers.history.deals',
+  orders: 'admin.customers.history.orders',
+  ledger: 'admin.customers.history.ledger',
+} as const;
+type TKind = keyof typeof KINDS;
+
+type TDeal = TRouteOutput<'admincustomerdeals'>['items'][number];
+type TFinished = TRouteOutput<'admincustomerorders'>['items'][number];
+type TEntry = TRouteOutput<'admincustomerledger'>['items'][number];
+
+/** Closed deals, finished orders and balance movements of one account, paged on the server. */
+export function HistoryTab({ detail }: TTabProps) {
+  const { t } = useI18n();
+  const [accountId, setAccountId] = useState(detail.accounts[0]?.accountId ?? 0);
+  const [kind, setKind] = useState<TKind>('deals');
+  if (detail.accounts.length === 0)
+    return (
+      <div className="card empty-state cu-empty">
+        <Icon name="history" size={22} />
+        <p>{t('admin.customers.accounts.none')}</p>
+      </div>
+    );
+  const toolbar = (
+    <div className="cu-filters">
+      <select
+        className="input cu-select"
+        value={accountId}
+        onChange={(e) => setAccountId(Number(e.target.value))}
+        aria-label={t('admin.customers.field.account')}
+        data-testid="history-account"
+      >
+        {detail.accounts.map((a) => (
+          <option key={a.accountId} value={a.accountId}>
+            #{a.accountId} · {a.currency}
+          </option>
+        ))}
+      </select>
+      <div className="cu-segment" role="radiogroup" aria-label={t('admin.customers.tab.history')}>
+        {(Object.keys(KINDS) as TKind[]).map((key) => (
+          <button
+            key={key}
+            type="button"
+            role="radio"
+            aria-checked={kind === key}
+            className="cu-segment-item"
+            data-testid={`history-${key}`}
+            onClick={() => setKind(key)}
+          >
+            {t(KINDS[key])}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+  const props = { userId: detail.profile.id, accountId, toolbar };
+  return kind === 'deals' ? (
+    <DealsTable key={accountId} {...props} />
+  ) : kind === 'orders' ? (
+    <FinishedOrdersTable key={accountId} {...props} />
+  ) : (
+    <LedgerTable key={accountId} {...props} />
+  );
+}
+
+interface TTableProps {
+  userId: string;
+  accountId: number;
+  toolbar: ReactNode;
+}
+
+function DealsTable({ userId, accountId, toolbar }: TTableProps) {
+  const { t } = useI18n();
+  const format = useFormat();
+  const [page, setPage] = useState(1);
+  const result = useQuery('admincustomerdeals', { userId, accountId, page, size: PAGE_SIZE });
+  const columns = useMemo<TColumn<TDeal>[]>(
+    () => [
+      {
+        key: 'closed',
+        header: t('admin.customers.history.closeTime'),
+        render: (d) => format.dateTime(d.close_time),
+      },
+      { key: 'position', header: t('admin.customers.trade.ticket'), render: (d) => d.position_id },
+      { key: 'symbol', header: t('admin.customers.trade.symbol'), render: (d) => d.symbol },
+      {
+        key: 'side',
+        header: t('admin.customers.trade.side'),
+        render: (d) => (
+          <span className={d.side === 'buy' ? 'kit-up' : 'kit-down'}>{t(SIDE_LABELS[d.side])}</span>
+        ),
+      },
+      {
+        key: 'volume',
+        header: t('admin.customers.trade.volume'),
+        align: 'end',
+        render: (d) => format.decimal(d.volume),
+      },
+      {
+        key: 'open',
+        header: t('admin.customers.trade.openPrice'),
+        align: 'end',
+        render: (d) => format.decimal(d.open_price),
+      },
+      {
+        key: 'close',
+        header: t('admin.customers.history.closePrice'),
+        align: 'end',
+        render: (d) => format.decimal(d.close_price),
+      },
+      {
+        key: 'profit',
+        header: t('admin.customers.trade.profit'),
+        align: 'end',
+        render: (d) => <span className={toneOf(d.profit)}>{format.signed(d.profit)}</span>,
+      },
+      {
+        key: 'reason',
+        header: t('admin.customers.history.reason'),
+        render: (d) => t(CLOSE_REASON_LABELS[d.close_reason] ?? 'admin.customers.closeReason.manual'),
+      },
+    ],
+    [t, format],
+  );
+  return (
+    <DataTable
+      testId="history-table"
+      rows={result.data?.items ?? []}
+      columns={columns}
+      rowKey={(d) => String(d.id)}
+      loading={result.status === 'loading'}
+      error={result.status === 'error' ? result.error.message : null}
+      onRetry={result.reload}
+      toolbar={toolbar}
+      empty={t('admin.customers.history.noDeals')}
+      server={{ total: result.data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+    />
+  );
+}
+
+function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
+  const { t } = useI18n();
+  const format = useFormat();
+  const [page, setPage] = useState(1);
+  const result = useQuery('admincustomerorders', { userId, accountId, page, size: PAGE_SIZE });
+  const columns = useMemo<TColumn<TFinished>[]>(
+    () => [
+      {
+        key: 'done',
+        header: t('admin.customers.history.doneTime'),
+        render: (o) => format.dateTime(o.done_time),
+      },
+      { key: 'ticket', header: t('admin.customers.trade.ticket'), render: (o) => o.order_id },
+      { key: 'symbol', header: t('admin.customers.trade.symbol'), render: (o) => o.symbol },
+      {
+        key: 'type',
+        header: t('admin.customers.trade.type'),
+        render: (o) => t(ORDER_TYPE_LABELS[o.type] ?? o.type),
+      },
+      {
+        key: 'volume',
+        header: t('admin.customers.trade.volume'),
+        align: 'end',
+        render: (o) => format.decimal(o.volume),
+      },
+      {
+        key: 'price',
+        header: t('admin.customers.trade.price'),
+        align: 'end',
+        render: (o) => format.decimal(o.price),
+      },
+      {
+        key: 'status',
+        header: t('admin.customers.field.status'),
+        render: (o) => (
+          <span className={`kit-pill ${o.status === 'filled' ? 'kit-pill-up' : ''}`}>
+            {t(
+              o.status === 'filled' ? 'admin.customers.history.filled' : 'admin.customers.history.cancelled',
+            )}
+          </span>
+        ),
+      },
+      {
+        key: 'fill',
+        header: t('admin.customers.history.fillPrice'),
+        align: 'end',
+        render: (o) => (o.fill_price ? format.decimal(o.fill_price) : '—'),
+      },
+    ],
+    [t, format],
+  );
+  return (
+    <DataTable
+      testId="history-table"
+      rows={result.data?.items ?? []}
+      columns={columns}
+      rowKey={(o) => String(o.order_id)}
+      loading={result.status === 'loading'}
+      error={result.status === 'error' ? result.error.message : null}
+      onRetry={result.reload}
+      toolbar={toolbar}
+      empty={t('admin.customers.history.noOrders')}
+      server={{ total: result.data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+    />
+  );
+}
+
+function LedgerTable({ userId, accountId, toolbar }: TTableProps) {
+  const { t } = useI18n();
+  const format = useFormat();
+  const [page, setPage] = useState(1);
+  const result = useQuery('admincustomerledger', { userId, accountId, page, size: PAGE_SIZE });
+  const columns = useMemo<TColumn<TEntry>[]>(
+    () => [
+      { key: 'time', header: t('admin.customers.history.time'), render: (e) => format.dateTime(e.time) },
+      { key: 'tx', header: t('admin.customers.history.transaction'), render: (e) => e.txId },
+      {
+        key: 'kind',
+        header: t('admin.customers.history.kind'),
+        render: (e) => t(LEDGER_KIND_LABELS[e.kind] ?? e.kind),
+      },
+      {
+        key: 'amount',
+        header: t('admin.customers.adjustment.amount'),
+        align: 'end',
+        render: (e) => <span className={toneOf(e.amount)}>{format.signed(e.amount)}</span>,
+      },
+      {
+        key: 'balance',
+        header: t('admin.customers.history.balanceAfter'),
+        align: 'end',
+        render: (e) => format.money(e.balanceAfter),
+      },
+      {
+        key: 'position',
+        header: t('admin.customers.trade.ticket'),
+        render: (e) => e.positionId ?? '—',
+      },
+    ],
+    [t, format],
+  );
+  return (
+    <DataTable
+      testId="history-table"
+      rows={result.data?.items ?? []}
+      columns={columns}
+      rowKey={(e) => `${e.txId}`}
+      loading={result.status === 'loading'}
+      error={result.status === 'error' ? result.error.message : null}
+      onRetry={result.reload}
+      toolbar={toolbar}
+      empty={t('admin.customers.history.noLedger')}
+      server={{ total: result.data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+    />
+  );
+}
