@@ -39,18 +39,11 @@ export function ExposureTab() {
       render: (r) => (r.bid && r.ask ? `${r.bid} / ${r.ask}` : '—'),
     },
     {
-      key: 'buy',
-      header: t('admin.risk.col.buyLots'),
+      key: 'buySell',
+      header: t('admin.risk.col.buySell'),
       align: 'end',
-      render: (r) => f.plainLots(r.buyLots),
-      sortValue: (r) => sortNumber(r.buyLots),
-    },
-    {
-      key: 'sell',
-      header: t('admin.risk.col.sellLots'),
-      align: 'end',
-      render: (r) => f.plainLots(r.sellLots),
-      sortValue: (r) => sortNumber(r.sellLots),
+      render: (r) => `${f.plainLots(r.buyLots)} / ${f.plainLots(r.sellLots)}`,
+      sortValue: (r) => Number(r.buyLots) + Number(r.sellLots),
     },
     {
       key: 'net',
@@ -184,8 +177,8 @@ export function ExposureTab() {
           hint={
             data
               ? t('admin.risk.stat.exposureHint', {
-                  positions: f.count(data.totals.positions),
-                  accounts: f.count(data.totals.accounts),
+                  positions: data.totals.positions,
+                  accounts: data.totals.accounts,
                 })
               : ''
           }

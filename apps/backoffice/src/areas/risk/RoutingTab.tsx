@@ -7,13 +7,14 @@ import { Field } from '../../kit/Field';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
-import { usePolling, useRiskFormat } from './format';
+import { tone, usePolling, useRiskFormat } from './format';
 import { Segmented } from './Segmented';
 
 type TRules = TRouteOutput<'adminriskrules'>;
 type TRule = TRules['rules'][number];
 type THedge = TRouteOutput<'adminriskliquidity'>['orders'][number];
 type TKind = TRule['kind'];
+type TSymbolRow = TRouteOutput<'adminriskexposure'>['symbols'][number];
 
 const KIND_LABEL: Record<TKind, string> = {
   group: 'admin.risk.rules.kindGroup',
@@ -31,6 +32,7 @@ export function RoutingTab() {
   return (
     <div className="risk-tab-body">
       <RulesSection />
+      <BookSplitSection />
       <HedgesSection />
     </div>
   );
@@ -695,5 +697,77 @@ function HedgesSection() {
         />
       ) : null}
     </>
+  );
+}
+
+/** The broker's real-money net exposure per symbol, hedged (A-book) apart from kept (B-book). */
+function BookSplitSection() {
+  const { t } = useI18n();
+  const f = useRiskFormat();
+  const query = useQuery('adminriskexposure', { scope: 'real', top: 1 });
+  usePolling(query.reload, 2_000);
+  const data = query.data;
+  const lots = (text: string) => <span className={tone(text)}>{f.lots(text)}</span>;
+  const columns: TColumn<TSymbolRow>[] = [
+    {
+      key: 'symbol',
+      header: t('admin.risk.col.symbol'),
+      render: (r) => <strong>{r.symbol}</strong>,
+      sortValue: (r) => r.symbol,
+    },
+    {
+      key: 'a',
+      header: t('admin.risk.book.a'),
+      align: 'end',
+      render: (r) => lots(r.netLotsA),
+      sortValue: (r) => Number(r.netLotsA),
+    },
+    {
+      key: 'b',
+      header: t('admin.risk.book.b'),
+      align: 'end',
+      render: (r) => lots(r.netLotsB),
+      sortValue: (r) => Number(r.netLotsB),
+    },
+    {
+      key: 'net',
+      header: t('admin.risk.col.netLots'),
+      align: 'end',
+      render: (r) => lots(r.netLots),
+      sortValue: (r) => Number(r.netLots),
+    },
+    {
+      key: 'broker',
+      header: t('admin.risk.col.brokerPnl'),
+      align: 'end',
+      render: (r) => <span className={tone(r.brokerPnlUsd)}>{f.usd(r.brokerPnlUsd)}</span>,
+      sortValue: (r) => Number(r.brokerPnlUsd),
+    },
+  ];
+  return (
+    <section className="bo-section">
+      <div className="bo-section-head">
+        <h2>{t('admin.risk.split.title')}</h2>
+        <p>
+          {data
+            ? t('admin.risk.split.text', {
+                a: f.usd(data.books.A.exposureUsd),
+                b: f.usd(data.books.B.exposureUsd),
+              })
+            : ''}
+        </p>
+      </div>
+      <DataTable
+        rows={data?.symbols ?? []}
+        columns={columns}
+        rowKey={(r) => r.symbol}
+        loading={query.status === 'loading' && !data}
+        error={query.status === 'error' ? query.error.message : null}
+        onRetry={query.reload}
+        empty={t('admin.risk.symbols.empty')}
+        testId="risk-split"
+        pageSize={10}
+      />
+    </section>
   );
 }

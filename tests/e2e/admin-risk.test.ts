@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Trader } from '../../apps/server/test/trader';
+import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+
+let server: TRunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${server.baseUrl}/admin/login`);
+  await page.locator('input[name=username]').fill('admin');
+  await page.locator('input[name=password]').fill(ADMIN_PASSWORD);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
+    page.locator('button[type=submit]').click(),
+  ]);
+}
+
+/** Screenshots for review, when SHOTS names a folder (not part of the assertions). */
+async function shot(page: Page, name: string) {
+  const folder = process.env.RISK_SHOTS;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: `${folder}/${name}.png`, fullPage: true });
+}
+
+describe('risk page in the browser', () => {
+  it('shows the exposure row of a symbol a trader just opened, live, and adds a routing rule after confirmation', async () => {
+    // A trader opens a demo position through the API, as the terminal does.
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const buy = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.05' });
+    expect(buy.body.success, buy.body.message).toBe(true);
+
+    const context = await newContext(browser);
+    await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`${server.baseUrl}/admin/risk`);
+    // Real money by default: the demo position is not the broker's risk.
+    await expect.poll(() => page.locator('[data-testid=risk-symbols-empty]').count()).toBe(1);
+    await page.locator('[data-testid=risk-scope] [data-value=demo]').click();
+    const row = page.locator('[data-testid=risk-symbol-row][data-key=BTCUSDT]');
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    const cells = await row.locator('td').allTextContents();
+    expect(cells[0]).toBe('BTCUSDT');
+    expect(cells).toContain('0.05'); // buy lots
+    expect(cells).toContain('+0.05'); // net lots
+    await shot(page, 'e2e-exposure-demo');
+
+    // A second position shows up by itself (the page refreshes every 2 s).
+    const sell = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'sell', volume: '0.02' });
+    expect(sell.body.success, sell.body.message).toBe(true);
+    await expect
+      .poll(async () => (await row.locator('td').allTextContents()).includes('+0.03'), { timeout: 10_000 })
+      .toBe(true);
+
+    // Routing: a group rule is added only after the confirmation.
+    await page.locator('[data-testid=risk-tab-routing]').click();
+    await expect.poll(() => page.locator('[data-testid=risk-rules-empty]').count()).toBe(1);
+    await page.locator('[data-testid=risk-rule-add]').click();
+    await page.locator('[data-testid=risk-rule-dialog] select[name=kind]').selectOption('group');
+    await page.locator('[data-testid=risk-rule-dialog] select[name=book]').selectOption('A');
+    await page.locator('[data-testid=risk-rule-submit]').click();
+    await page.locator('[data-testid=confirm-ok]').click();
+    await expect
+      .poll(() => page.locator('[data-testid=risk-rules] tbody tr').count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.locator('[data-testid=risk-rules] tbody tr').textContent()).toContain('Standard');
+    await expect.poll(() => page.locator('[data-testid=risk-lp]').textContent()).toContain('Connected');
+    await shot(page, 'e2e-routing');
+    await context.close();
+  });
+});
