@@ -579,8 +579,13 @@ describe('balance adjustments', () => {
     expect(saved.body.data.threshold).toBe('50.00');
     try {
       const customer = await tradingCustomer(2);
+      const cents = await customer.trader.createAccount(3);
       const detail = await admin.call('admincustomerdetail', { userId: customer.id });
-      expect(detail.body.data.accounts[0].approvalThreshold).toBe('50.00');
+      const threshold = (id: number) =>
+        detail.body.data.accounts.find((a: { accountId: number }) => a.accountId === id).approvalThreshold;
+      expect(threshold(customer.accountId)).toBe('50.00');
+      // Experience accounts keep US cents: 50 USD is 5,000 USC.
+      expect(threshold(cents)).toBe('5000.00');
       const asked = await admin.call('admincustomeradjust', {
         userId: customer.id,
         accountId: customer.accountId,
