@@ -1,5 +1,6 @@
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { TAreaPages, TAreaRoutes } from '../types';
+import { MarketPage } from './MarketPage';
 
 /** The market area's calls (route name to path and whether it changes state). */
 export const MARKET_ROUTES = {
@@ -16,4 +17,4 @@ export const MARKET_ROUTES = {
 } as const satisfies TAreaRoutes;
 
 /** The market area's pages, by menu key; each page handles the paths under its menu path. */
-export const MARKET_PAGES: TAreaPages = {};
+export const MARKET_PAGES: TAreaPages = { market: MarketPage };
