@@ -17,3 +17,28 @@ export function menuEntryFor(pathname: string): TMenuEntry | undefined {
   }
   return best;
 }
+
+export interface TMenuGroup {
+  /** The broker's heading for the section, or null for entries without one. */
+  title: string | null;
+  entries: TMenuEntry[];
+}
+
+/**
+ * The side menu in the broker's arrangement (sections, order, hidden entries, from adminme), kept to
+ * the entries the staff member may open; without an arrangement, the product's order in one section.
+ */
+export function arrangedMenu(
+  sections: readonly { title: string | null; keys: readonly string[] }[] | undefined,
+  allowed: readonly TMenuEntry[],
+): TMenuGroup[] {
+  if (!sections) return [{ title: null, entries: [...allowed] }];
+  return sections
+    .map((section) => ({
+      title: section.title,
+      entries: section.keys
+        .map((key) => allowed.find((entry) => entry.key === key))
+        .filter((entry): entry is TMenuEntry => entry !== undefined),
+    }))
+    .filter((section) => section.entries.length > 0);
+}

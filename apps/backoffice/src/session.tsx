@@ -25,6 +25,8 @@ interface TSession {
   signedIn(answer: TRouteOutput<'adminlogin'>): void;
   signOut(): Promise<void>;
   reload(): void;
+  /** Asks the server again without leaving the page (after a change to one's own security). */
+  refresh(): Promise<void>;
   can(permission: string): boolean;
 }
 
@@ -84,6 +86,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'ready', staff: answer.staff });
   }, []);
 
+  const refresh = useCallback(async () => {
+    try {
+      const { csrfToken, ...staff } = await callApi('adminme', {});
+      configureApi({ csrfToken });
+      setState((current) => (current.status === 'ready' ? { status: 'ready', staff } : current));
+    } catch {
+      // An ended session is reported through onUnauthorized; anything else keeps the current state.
+    }
+  }, []);
+
   const signOut = useCallback(async () => {
     try {
       await callApi('adminlogout', {});
@@ -100,9 +112,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signedIn,
       signOut,
       reload,
+      refresh,
       can: (permission) => state.status === 'ready' && state.staff.permissions.includes(permission),
     }),
-    [state, signedIn, signOut, reload],
+    [state, signedIn, signOut, reload, refresh],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

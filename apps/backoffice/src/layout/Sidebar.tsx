@@ -3,6 +3,8 @@ import { NavLink } from 'react-router';
 import { BrandMark, Icon } from '../components/Icon';
 import { useI18n } from '../i18n';
 import { routerPath } from '../lib/redirect';
+import { arrangedMenu } from '../menu';
+import '../areas/access/sidebar.css';
 import type { TStaff } from '../session';
 
 export function initials(name: string): string {
@@ -42,25 +44,34 @@ export function Sidebar({
         </button>
       </div>
       <nav className="bo-nav" aria-label={t('admin.layout.mainNav')}>
-        <ul>
-          {entries.map((entry) => {
-            const label = t(`admin.menu.${entry.key}`);
-            return (
-              <li key={entry.key}>
-                <NavLink
-                  to={routerPath(entry.path)}
-                  end={routerPath(entry.path) === '/'}
-                  className="bo-nav-link"
-                  title={collapsed ? label : undefined}
-                >
-                  <Icon name={entry.icon} />
-                  <span className="bo-nav-label">{label}</span>
-                  {entry.coming ? <span className="bo-nav-dot" aria-hidden="true" /> : null}
-                </NavLink>
-              </li>
-            );
-          })}
-        </ul>
+        {arrangedMenu(staff.menu, entries).map((group, index) => (
+          <div className="ac-nav-group" key={group.title ?? `untitled-${index}`}>
+            {group.title ? (
+              <h2 className="ac-nav-heading" id={`nav-section-${index}`}>
+                {group.title}
+              </h2>
+            ) : null}
+            <ul aria-labelledby={group.title ? `nav-section-${index}` : undefined}>
+              {group.entries.map((entry) => {
+                const label = t(`admin.menu.${entry.key}`);
+                return (
+                  <li key={entry.key}>
+                    <NavLink
+                      to={routerPath(entry.path)}
+                      end={routerPath(entry.path) === '/'}
+                      className="bo-nav-link"
+                      title={collapsed ? label : undefined}
+                    >
+                      <Icon name={entry.icon} />
+                      <span className="bo-nav-label">{label}</span>
+                      {entry.coming ? <span className="bo-nav-dot" aria-hidden="true" /> : null}
+                    </NavLink>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
       </nav>
       <div className="bo-sidebar-foot" title={t('admin.layout.signedInAs', { name: staff.displayName })}>
         <span className="bo-avatar" aria-hidden="true">

@@ -1,6 +1,7 @@
 import type { TMenuEntry } from '@broker/contracts/permissions';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { SecurityDialog } from '../areas/access/SecurityDialog';
 import { Icon } from '../components/Icon';
 import { LanguageSwitch, ThemeSwitch } from '../components/Switches';
 import { useI18n } from '../i18n';
@@ -26,6 +27,10 @@ export function Topbar({
   const { signOut } = useSession();
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
+  const [securityOpen, setSecurityOpen] = useState(false);
+  const closeSecurity = useCallback(() => setSecurityOpen(false), []);
+  /** Money permissions wait until two-factor is on: the lock shows a warning until then. */
+  const needsTwoFactor = staff.twoFactorRequired && !staff.twoFactor;
 
   const onSignOut = async () => {
     setLeaving(true);
@@ -83,6 +88,20 @@ export function Topbar({
             <span>@{staff.username}</span>
           </span>
         </div>
+        <button
+          type="button"
+          className={`bo-iconbtn ac-security-btn${needsTwoFactor ? ' ac-security-warn' : ''}`}
+          onClick={() => setSecurityOpen(true)}
+          aria-label={
+            needsTwoFactor ? t('admin.access.security.openNeeded') : t('admin.access.security.open')
+          }
+          title={needsTwoFactor ? t('admin.access.security.openNeeded') : t('admin.access.security.open')}
+          data-testid="open-security"
+        >
+          <Icon name={staff.twoFactor ? 'shield' : 'lock'} />
+          {needsTwoFactor ? <span className="ac-dot" aria-hidden="true" /> : null}
+        </button>
+        {securityOpen ? <SecurityDialog onClose={closeSecurity} /> : null}
         <button
           type="button"
           className="bo-iconbtn bo-signout"

@@ -1,6 +1,12 @@
 import { STAFF_PASSWORD_MAX_LENGTH } from '@broker/domain/staff-credentials';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import {
+  EnrolmentStep,
+  OtpStep,
+  TWO_FACTOR_REQUIRED,
+  TWO_FACTOR_SETUP_REQUIRED,
+} from '../areas/access/SignInSteps';
 import { BrandMark, Icon } from '../components/Icon';
 import { LanguageSwitch, ThemeSwitch } from '../components/Switches';
 import { useDocumentTitle, useI18n } from '../i18n';
@@ -27,6 +33,9 @@ export function LoginPage() {
   const [serverFields, setServerFields] = useState<Partial<Record<TField, string>>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** After a right password: the authenticator code, or setting up two-factor first. */
+  const [step, setStep] = useState<'credentials' | 'otp' | 'enrol'>('credentials');
+  const [otpError, setOtpError] = useState<string | null>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -64,7 +73,12 @@ export function LoginPage() {
       navigate(target, { replace: true });
     } catch (error) {
       setBusy(false);
-      if (error instanceof ApiError && error.kind === 'answer') {
+      if (error instanceof ApiError && error.errorCode === TWO_FACTOR_REQUIRED) {
+        setOtpError(null);
+        setStep('otp');
+      } else if (error instanceof ApiError && error.errorCode === TWO_FACTOR_SETUP_REQUIRED) {
+        setStep('enrol');
+      } else if (error instanceof ApiError && error.kind === 'answer') {
         const { username: u, password: p, ...rest } = error.fields;
         setServerFields({ ...(u ? { username: u } : {}), ...(p ? { password: p } : {}) });
         const extra = Object.values(rest);
@@ -77,6 +91,37 @@ export function LoginPage() {
         setAlert(t('admin.errors.unexpected'));
       }
     }
+  };
+
+  const onOtp = async (otp: string) => {
+    setBusy(true);
+    setOtpError(null);
+    try {
+      const answer = await callApi('adminlogin', { username: username.trim(), password, otp });
+      session.signedIn(answer);
+      navigate(target, { replace: true });
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError && error.kind === 'answer' && error.errorCode !== -1017) {
+        // Locked out or the password no longer matches: back to the first step with the reason.
+        setStep('credentials');
+        setAlert(error.message);
+      } else if (error instanceof ApiError && error.kind === 'answer') setOtpError(error.message);
+      else
+        setOtpError(
+          t(
+            error instanceof ApiError && error.kind === 'network'
+              ? 'admin.errors.network'
+              : 'admin.errors.unexpected',
+          ),
+        );
+    }
+  };
+
+  const backToCredentials = () => {
+    setStep('credentials');
+    setPassword('');
+    setBusy(false);
   };
 
   const onPasswordKey = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -156,7 +201,25 @@ export function LoginPage() {
             </div>
           ) : null}
 
-          <form className="bo-login-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+          {step === 'otp' ? (
+            <OtpStep busy={busy} error={otpError} onSubmit={onOtp} onBack={backToCredentials} />
+          ) : null}
+          {step === 'enrol' ? (
+            <EnrolmentStep
+              onSignedIn={(answer) => {
+                session.signedIn(answer);
+                navigate(target, { replace: true });
+              }}
+              onBack={backToCredentials}
+            />
+          ) : null}
+          <form
+            className="bo-login-form"
+            onSubmit={onSubmit}
+            noValidate
+            aria-busy={busy}
+            hidden={step !== 'credentials'}
+          >
             <div className="field">
               <label className="field-label" htmlFor={`${id}-username`}>
                 {t('admin.login.username')}

@@ -26,3 +26,10 @@ export const ACCESS_PATHS = {
   adminenrolstart: '/api/v1/admin/auth/enrol/start',
   adminenrolconfirm: '/api/v1/admin/auth/enrol/confirm',
 } as const;
+
+/** A broker's short name (its slug): lowercase letters, digits and inner hyphens, 1 to 40 characters. */
+export const BROKER_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+/** A host name a broker's sites answer on (lowercase, no port). */
+export const HOST_NAME_PATTERN =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;

@@ -5,7 +5,7 @@ import {
 } from '@broker/domain/staff-credentials';
 import { z } from 'zod';
 import { define, empty } from '../route-kit';
-import { ACCESS_PATHS } from './access-paths';
+import { ACCESS_PATHS, BROKER_SLUG_PATTERN, HOST_NAME_PATTERN } from './access-paths';
 
 const ZId = z.string().min(1).max(64);
 const ZOtp = z.string().regex(/^\d{6}$/, 'otpFormat');
@@ -98,12 +98,7 @@ const ZMenuLayout = z.object({
   updatedAt: ZTime.nullable(),
 });
 
-const ZHost = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/);
-export const BROKER_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+const ZHost = z.string().trim().toLowerCase().regex(HOST_NAME_PATTERN);
 
 export const ZBroker = z.object({
   id: z.string(),
