@@ -30,13 +30,13 @@ export function ExposureTab() {
     {
       key: 'symbol',
       header: t('admin.risk.col.symbol'),
-      render: (r) => <strong>{r.symbol}</strong>,
+      render: (r) => (
+        <span className="risk-who">
+          <strong>{r.symbol}</strong>
+          <span className="num">{r.bid && r.ask ? `${r.bid} / ${r.ask}` : '—'}</span>
+        </span>
+      ),
       sortValue: (r) => r.symbol,
-    },
-    {
-      key: 'price',
-      header: t('admin.risk.col.bidAsk'),
-      render: (r) => (r.bid && r.ask ? `${r.bid} / ${r.ask}` : '—'),
     },
     {
       key: 'buySell',
@@ -99,8 +99,9 @@ export function ExposureTab() {
     ) : (
       <span className="risk-chips">
         {symbols.slice(0, 3).map((s) => (
-          <span key={s.symbol} className="kit-pill">
-            {s.symbol} <span className={tone(s.netLots)}>{f.lots(s.netLots)}</span>
+          <span key={s.symbol} className="kit-pill risk-chip">
+            <span>{s.symbol}</span>
+            <span className={tone(s.netLots)}>{f.lots(s.netLots)}</span>
           </span>
         ))}
       </span>
