@@ -88,7 +88,7 @@ export function ExposureTab() {
       key: 'positions',
       header: t('admin.risk.col.positions'),
       align: 'end',
-      render: (r) => `${f.count(r.positions)} · ${f.count(r.accounts)}`,
+      render: (r) => f.count(r.positions),
       sortValue: (r) => r.positions,
     },
   ];

@@ -20,7 +20,8 @@ export function MarginCallsTab() {
   const error = query.status === 'error' ? query.error.message : null;
   const severity = (r: TRow) => {
     const distance = Number(r.distanceToStopOut);
-    return distance <= 10 ? 'kit-pill kit-pill-down' : distance <= 25 ? 'kit-pill kit-pill-warn' : 'kit-pill';
+    // every row is at its margin call already; within 10 points of the stop-out it is urgent
+    return distance <= 10 ? 'kit-pill kit-pill-down' : 'kit-pill kit-pill-warn';
   };
   const columns: TColumn<TRow>[] = [
     {
