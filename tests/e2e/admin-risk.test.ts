@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Trader } from '../../apps/server/test/trader';
-import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { ADMIN_PASSWORD, launchBrowser, startServer, type TRunningServer } from './support';
 
 let server: TRunningServer;
 let browser: Browser;
@@ -40,13 +40,16 @@ describe('risk page in the browser', () => {
     const buy = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.05' });
     expect(buy.body.success, buy.body.message).toBe(true);
 
-    const context = await newContext(browser);
+    // A plain context: the shared one waits for the portal's hydration mark, which /admin never sets.
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
     const page = await context.newPage();
     await signIn(page);
     await page.goto(`${server.baseUrl}/admin/risk`);
     // Real money by default: the demo position is not the broker's risk.
-    await expect.poll(() => page.locator('[data-testid=risk-symbols-empty]').count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid=risk-symbols-empty]').count(), { timeout: 10_000 })
+      .toBe(1);
     await page.locator('[data-testid=risk-scope] [data-value=demo]').click();
     const row = page.locator('[data-testid=risk-symbol-row][data-key=BTCUSDT]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
@@ -65,7 +68,9 @@ describe('risk page in the browser', () => {
 
     // Routing: a group rule is added only after the confirmation.
     await page.locator('[data-testid=risk-tab-routing]').click();
-    await expect.poll(() => page.locator('[data-testid=risk-rules-empty]').count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid=risk-rules-empty]').count(), { timeout: 10_000 })
+      .toBe(1);
     await page.locator('[data-testid=risk-rule-add]').click();
     await page.locator('[data-testid=risk-rule-dialog] select[name=kind]').selectOption('group');
     await page.locator('[data-testid=risk-rule-dialog] select[name=book]').selectOption('A');
@@ -75,7 +80,9 @@ describe('risk page in the browser', () => {
       .poll(() => page.locator('[data-testid=risk-rules] tbody tr').count(), { timeout: 10_000 })
       .toBe(1);
     expect(await page.locator('[data-testid=risk-rules] tbody tr').textContent()).toContain('Standard');
-    await expect.poll(() => page.locator('[data-testid=risk-lp]').textContent()).toContain('Connected');
+    await expect
+      .poll(() => page.locator('[data-testid=risk-lp]').textContent(), { timeout: 10_000 })
+      .toContain('Connected');
     await shot(page, 'e2e-routing');
     await context.close();
   });
