@@ -3,6 +3,7 @@ import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/ids';
 import { hashPassword } from '../../src/modules/identity/passwords';
+import { LiquidityService } from '../../src/modules/liquidity/liquidity-service';
 import { LiquidityRejection } from '../../src/modules/liquidity/provider';
 import { ensureInstruments } from '../../src/modules/market/instruments-store';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
@@ -291,6 +292,44 @@ describe('risk: A-book routing and hedging', () => {
     expect((await staff.call('hedgeretry', { id: flagged.id })).body.errorCode).toBe(-6009);
     await close(real, positionId);
     await server.app.services.liquidity.idle();
+  });
+
+  it('flags a hedge order left pending by a restart instead of resending it blindly', async () => {
+    const db = server.app.services.database.db;
+    const tenantId = (
+      await db.selectFrom('tenants').select('id').where('is_default', '=', true).executeTakeFirstOrThrow()
+    ).id;
+    const id = newId();
+    await db
+      .insertInto('lp_orders')
+      .values({
+        id,
+        tenant_id: tenantId,
+        account_id: real,
+        position_id: 999_999,
+        user_id: trader.userId,
+        purpose: 'open',
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        volume: 1,
+        requested_price: 6_700_000,
+        status: 'pending',
+        latency_ms: null,
+        error: null,
+        provider: 'Simulated LP',
+        provider_order_id: null,
+        rule_id: null,
+      })
+      .execute();
+    const { engine, market, database } = server.app.services;
+    const restarted = new LiquidityService({ database, engine, market });
+    restarted.start();
+    await restarted.stop();
+    const row = await db.selectFrom('lp_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', flagged: true, error: 'interrupted by a server restart' });
+    // the dealer sees it; the position is gone, so a retry only clears the flag
+    const retried = await staff.data('hedgeretry', { id });
+    expect(retried).toMatchObject({ flagged: false, status: 'failed' });
   });
 
   it('checks rules: a customer must exist, a profitability rule needs a threshold; rules are listed by priority', async () => {

@@ -16,6 +16,7 @@ import { resolveBook, type TBookDecision, type TBookRule, type TTradeRecord, win
 import { SimulatedLiquidityProvider } from './simulated-provider';
 import {
   accountGroup,
+  flagInterruptedHedges,
   hedgeById,
   insertHedge,
   loadBookRules,
@@ -90,9 +91,11 @@ export class LiquidityService {
   start(): void {
     if (this.unsubscribe) return;
     this.ready = this.track(
-      openABookPositions(this.db).then((rows) => {
-        for (const row of rows) this.aBook.set(Number(row.position_id), row.tenant_id);
-      }),
+      (async () => {
+        await flagInterruptedHedges(this.db);
+        for (const row of await openABookPositions(this.db))
+          this.aBook.set(Number(row.position_id), row.tenant_id);
+      })(),
     ).catch((error: unknown) => this.log(error, 'liquidity: loading open A-book positions failed'));
     this.unsubscribe = this.options.engine.onEvents((events) => this.onEvents(events));
   }

@@ -164,3 +164,20 @@ export async function openABookPositions(
     .where('l.purpose', '=', 'open')
     .execute();
 }
+
+/**
+ * Hedge orders left pending by a stop (the server went down between sending and recording): the
+ * provider may or may not have filled them, so they go to the dealer instead of being resent blindly.
+ */
+export async function flagInterruptedHedges(db: TDb): Promise<void> {
+  await db
+    .updateTable('lp_orders')
+    .set({
+      status: 'failed',
+      flagged: true,
+      error: 'interrupted by a server restart',
+      updated_at: new Date(),
+    })
+    .where('status', '=', 'pending')
+    .execute();
+}
