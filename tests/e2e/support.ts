@@ -121,14 +121,16 @@ export async function newContext(
   });
   // Every page.goto of a portal page waits for React to hydrate it: a click on server-rendered
   // markup before that does nothing (or submits a form the old way), which made tests flaky on a
-  // busy machine. Pages that are not the portal (mailbox, identity provider, JSON) are not waited for.
+  // busy machine. Pages that are not the portal (back office, mailbox, identity provider, JSON) are not
+  // waited for.
   const newPage = context.newPage.bind(context);
   context.newPage = async () => {
     const page = await newPage();
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
       const response = await goto(url, options);
-      if (await page.$('#root'))
+      // The back office (/admin) renders on the client only: nothing to hydrate.
+      if (!new URL(page.url()).pathname.startsWith('/admin') && (await page.$('#root')))
         await page.waitForSelector('html[data-hydrated]', { timeout: 15_000 }).catch(() => undefined);
       return response;
     };
