@@ -75,7 +75,9 @@ async function shot(page: Page, name: string) {
 }
 
 describe('customers in the browser', () => {
-  it("staff restricts opening on the demo trader's account: the terminal refuses with the translated message, and trades again once lifted", async () => {
+  it("staff restricts opening on the demo trader's account: the terminal refuses with the translated message, and trades again once lifted", {
+    timeout: 150_000,
+  }, async () => {
     const traderContext = await newContext(browser);
     const trader = await traderContext.newPage();
     const accountId = await traderReady(trader);
@@ -123,7 +125,9 @@ describe('customers in the browser', () => {
     await staffContext.close();
   });
 
-  it('a balance adjustment above the threshold waits on the approvals page', async () => {
+  it('a balance adjustment above the threshold waits on the approvals page', {
+    timeout: 120_000,
+  }, async () => {
     const api = await Trader.signIn(server.baseUrl);
     const realAccount = await api.createAccount(2);
     const context = await newContext(browser);

@@ -204,7 +204,11 @@ export function AdjustDialog({ userId, account, onClose, onDone }: TDialogProps)
               />
             )}
           </Field>
-          <Field label={t('admin.customers.adjust.reason')} error={touched ? problems.reason : null}>
+          <Field
+            label={t('admin.customers.adjust.reason')}
+            error={touched ? problems.reason : null}
+            hint={t('admin.customers.adjust.reasonHint')}
+          >
             {(props) => (
               <textarea
                 {...props}

@@ -67,12 +67,18 @@ export function AccountsTab({ detail, reload, notify }: TTabProps) {
                   <span className="kit-pill kit-pill-down">{t('admin.customers.accounts.marginCall')}</span>
                 ) : null}
               </div>
-              <span className="cu-muted">
-                {t('admin.customers.accounts.terms', {
-                  currency: account.currency,
-                  leverage: account.leverage,
-                  group: account.groupName ?? t('admin.customers.accounts.noGroup'),
-                })}
+              <span className="cu-account-terms">
+                <span className="cu-muted">
+                  {t('admin.customers.accounts.terms', {
+                    currency: account.currency,
+                    leverage: account.leverage,
+                  })}
+                </span>
+                {account.groupName ? (
+                  <span className="kit-pill" data-testid="account-group-name">
+                    {t('admin.customers.accounts.group', { group: account.groupName })}
+                  </span>
+                ) : null}
               </span>
             </header>
             <dl className="cu-figures">

@@ -107,7 +107,7 @@ export function AdjustmentList({
     if (mayDecide)
       list.push({
         key: 'actions',
-        header: <span className="cu-sr">{t('admin.customers.actions')}</span>,
+        header: t('admin.customers.actions'),
         align: 'end',
         render: (row) =>
           row.status !== 'pending' ? null : row.mine ? (

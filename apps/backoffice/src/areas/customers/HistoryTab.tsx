@@ -111,7 +111,7 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
         key: 'volume',
         header: t('admin.customers.trade.volume'),
         align: 'end',
-        render: (d) => format.decimal(d.volume),
+        render: (d) => format.money(d.volume),
       },
       {
         key: 'open',
@@ -178,7 +178,7 @@ function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
         key: 'volume',
         header: t('admin.customers.trade.volume'),
         align: 'end',
-        render: (o) => format.decimal(o.volume),
+        render: (o) => format.money(o.volume),
       },
       {
         key: 'price',

@@ -37,7 +37,7 @@ export function PositionsTab({ detail }: TTabProps) {
         key: 'volume',
         header: t('admin.customers.trade.volume'),
         align: 'end',
-        render: (p) => format.decimal(p.volume),
+        render: (p) => format.money(p.volume),
       },
       {
         key: 'open',
@@ -120,7 +120,7 @@ export function OrdersTab({ detail }: TTabProps) {
         key: 'volume',
         header: t('admin.customers.trade.volume'),
         align: 'end',
-        render: (o) => format.decimal(o.volume),
+        render: (o) => format.money(o.volume),
       },
       {
         key: 'price',
