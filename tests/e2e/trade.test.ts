@@ -120,7 +120,28 @@ describe('trading terminal in the browser', () => {
         return create.call(this);
       };
     });
+    // Records the kind of every toast shown, to prove each notification comes once.
+    await context.addInitScript(() => {
+      const win = window as unknown as { toastKinds: string[] };
+      win.toastKinds = [];
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes)
+            if (node instanceof HTMLElement && node.dataset.testid === 'trade-toast')
+              win.toastKinds.push(node.dataset.kind ?? '');
+      }).observe(document, { childList: true, subtree: true });
+    });
     const page = await context.newPage();
+    // What the account stream delivers, and every HTTP call for the account's figures.
+    const accountFrames: string[] = [];
+    page.on('websocket', (socket) => {
+      if (new URL(socket.url()).pathname === '/ws/account')
+        socket.on('framereceived', (frame) => accountFrames.push(String(frame.payload)));
+    });
+    let infoCalls = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === ROUTE_PATHS.info) infoCalls++;
+    });
     await signInToTerminal(page);
     // The trader wants a sound with each trading notification.
     const saved = await page.evaluate(async (path) => {
@@ -172,11 +193,21 @@ describe('trading terminal in the browser', () => {
     const row = positionRow(page, ticket);
     await row.waitFor({ timeout: 10_000 });
     const profit = row.getByTestId('position-profit');
+    // Once the account stream has pushed the position, its profit moves with the market without any
+    // HTTP call for the account's figures (polling is only the fallback while the socket is down).
+    await expect
+      .poll(() =>
+        accountFrames.some((f) => f.startsWith('{"type":"account"') && f.includes(`"order_id":${ticket},`)),
+      )
+      .toBe(true);
+    const infoCallsBefore = infoCalls;
     const firstProfit = await profit.getAttribute('data-value');
     expect(firstProfit).toMatch(/^-?\d+\.\d{2}$/);
     await expect
       .poll(() => profit.getAttribute('data-value'), { timeout: 30_000, interval: 250 })
       .not.toBe(firstProfit);
+    expect(infoCalls).toBe(infoCallsBefore);
+    expect(await page.getByTestId('connection-warning').count()).toBe(0);
     expect(Number(await page.getByTestId('figure-margin').getAttribute('data-value'))).toBeGreaterThan(0);
     await expect
       .poll(() => page.getByTestId('trade-chart').getAttribute('data-lines'))
@@ -281,6 +312,27 @@ describe('trading terminal in the browser', () => {
     await page.getByTestId('confirm-dialog').getByTestId('confirm-ok').click();
     await expect.poll(() => page.locator('[data-testid=position-row]').count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => page.getByTestId('figure-margin').getAttribute('data-value')).toBe('0.00');
+
+    // Every notification came once, whether the change arrived pushed or polled: one market buy,
+    // one partial close; the two pending orders near the market may fill before they are listed.
+    const toastKinds = () => page.evaluate(() => (window as unknown as { toastKinds: string[] }).toastKinds);
+    // The close toasts wait for the deal history (reason and profit).
+    await expect
+      .poll(async () => (await toastKinds()).filter((k) => k === 'closed').length)
+      .toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(1500);
+    const kinds = await toastKinds();
+    const count = (kind: string) => kinds.filter((k) => k === kind).length;
+    expect(count('opened'), kinds.join()).toBe(1);
+    expect(count('partlyClosed'), kinds.join()).toBe(1);
+    expect(count('placed'), kinds.join()).toBeGreaterThanOrEqual(1);
+    expect(count('placed'), kinds.join()).toBeLessThanOrEqual(3);
+    expect(count('filled'), kinds.join()).toBeGreaterThanOrEqual(1);
+    expect(count('filled'), kinds.join()).toBeLessThanOrEqual(2);
+    expect(count('cancelled'), kinds.join()).toBeGreaterThanOrEqual(1);
+    expect(count('cancelled'), kinds.join()).toBeLessThanOrEqual(2);
+    expect(count('closed'), kinds.join()).toBeGreaterThanOrEqual(2);
+    expect(count('closed'), kinds.join()).toBeLessThanOrEqual(3);
     await context.close();
   }, 180_000);
 

@@ -30,6 +30,7 @@ import { loadVapidKeys } from './modules/notify/push';
 import { SandboxSmsProvider } from './modules/notify/sms';
 import { registerPages } from './modules/pages/pages';
 import { TenantResolver } from './modules/tenancy/tenancy';
+import { AccountStream } from './modules/trading/account-stream';
 import { EngineHost } from './modules/trading/engine-host';
 import { registerTradingExports } from './modules/trading/exports';
 import { TradingService } from './modules/trading/trading-service';
@@ -190,8 +191,10 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       return undefined;
     }
   });
+  const accountStream = AccountStream.attach(app, services);
   app.server.on('upgrade', (request, socket, head) => {
-    if (!stream.handleUpgrade(request, socket, head)) socket.destroy();
+    if (!stream.handleUpgrade(request, socket, head) && !accountStream.handleUpgrade(request, socket, head))
+      socket.destroy();
   });
   const ticks = new client.Counter({
     name: 'market_ticks_total',

@@ -397,6 +397,21 @@ export class TradingService {
     return this.engine.ordersOf(accountId).map((o) => this.order(o));
   }
 
+  /**
+   * An account's figures, positions and pending orders exactly as `info`, `positions` and
+   * `pendingorders` answer them (the account stream's snapshot); undefined for an unknown account.
+   * The caller checks the owner.
+   */
+  accountSnapshot(accountId: number) {
+    const view = this.engine.account(accountId);
+    if (!view) return undefined;
+    return {
+      info: this.info(view),
+      positions: this.engine.positionsOf(accountId).map((p) => this.position(p)),
+      orders: this.engine.ordersOf(accountId).map((o) => this.order(o)),
+    };
+  }
+
   /** Spec 7.9: HMAC-SHA256 under the session's cipher key; nonces are single use within 60 s. */
   private checkSignature(ctx: TCallContext, view: TAccountView, input: TRouteInput<'ordersend'>) {
     const session = this.userOf(ctx);

@@ -24,13 +24,23 @@ import {
   type TCookieAction,
   TRADE_TYPE_COOKIE,
 } from './account-state';
+import {
+  ACCOUNT_STREAM_TIMING,
+  type AccountStream,
+  accountStream,
+  sameBook,
+  type TAccountEvent,
+} from './account-stream';
 
 export type TAccountInfo = TRouteOutput<'info'>;
 export type TPosition = TRouteOutput<'positions'>[number];
 export type TPendingOrder = TRouteOutput<'pendingorders'>[number];
 
 const YEAR = 365 * 86_400;
-/** Spec 9: refresh interval 3000 ms; the terminal asks for 1000 ms while it is visible. */
+/**
+ * Spec 9: refresh interval 3000 ms; the terminal asks for 1000 ms while it is visible. The interval
+ * applies while the account stream is down: while it delivers, HTTP only checks it every 15 s.
+ */
 export const DEFAULT_REFRESH_MS = 3000;
 
 interface TTradingContext {
@@ -49,8 +59,10 @@ interface TTradingContext {
   reload(): Promise<void>;
   /** Refreshes the current account's figures, positions and orders now. */
   refresh(): Promise<void>;
-  /** How often figures refresh while the page is visible (ms). */
+  /** How often figures refresh while the page is visible and the account stream is down (ms). */
   setRefreshInterval(ms: number): void;
+  /** Trading events of the current account as the account stream pushes them (not while it is down). */
+  subscribeEvents(listener: (events: TAccountEvent[]) => void): () => void;
 }
 
 const TradingContext = createContext<TTradingContext | null>(null);
@@ -62,8 +74,12 @@ function applyCookie(action: TCookieAction) {
 
 /**
  * The signed-in trader's accounts and the current account's live figures (spec 3 user state),
- * following the spec 4 rules in ./account-state. Figures refresh on an interval while the page is
- * visible, and at once after every trading action that calls `refresh`.
+ * following the spec 4 rules in ./account-state. Figures come from the account stream (/ws/account)
+ * while it delivers; while it is down they refresh over HTTP on an interval while the page is visible.
+ * `refresh` (after every trading action) asks whichever source is in use. Only one source feeds
+ * the lists at a time, so they never step back to an older state (which would notify twice): an
+ * HTTP answer is dropped once the socket delivers, and older than one already applied. The spec 4
+ * connection status follows the socket.
  */
 export function TradingProvider({ children }: { children: ReactNode }) {
   const { lang } = useI18n();
@@ -76,6 +92,65 @@ export function TradingProvider({ children }: { children: ReactNode }) {
   const [interval, setRefreshInterval] = useState(DEFAULT_REFRESH_MS);
   const stateRef = useRef(state);
   stateRef.current = state;
+  const bookRef = useRef({ positions, orders });
+  bookRef.current = { positions, orders };
+  const streamRef = useRef<AccountStream | null>(null);
+  /** The connection status last set from the socket (spec 4 is_abnormal). */
+  const abnormalRef = useRef(false);
+  /** HTTP refreshes started and the newest applied, so a late answer never overwrites a newer one. */
+  const httpSeq = useRef({ started: 0, applied: 0 });
+  const eventListeners = useRef(new Set<(events: TAccountEvent[]) => void>());
+
+  const isLive = useCallback((accountId: number) => streamRef.current?.isLive(accountId) ?? false, []);
+
+  const applyConnection = useCallback((accountId: number, abnormal: boolean) => {
+    const next = setConnection(stateRef.current, accountId, abnormal);
+    stateRef.current = next;
+    setState(next);
+    setInfo((current) =>
+      current && current.account_id === accountId ? { ...current, is_abnormal: abnormal ? 1 : 0 } : current,
+    );
+  }, []);
+
+  /** Figures, positions and orders over HTTP, applied only while the socket does not deliver them. */
+  const poll = useCallback(
+    async (accountId: number) => {
+      const seq = ++httpSeq.current.started;
+      const [i, p, o] = await Promise.all([
+        callRoute('info', { account_id: accountId }, lang),
+        callRoute('positions', { account_id: accountId }, lang),
+        callRoute('pendingorders', { account_id: accountId }, lang),
+      ]);
+      if (stateRef.current.accountId !== accountId || isLive(accountId)) return;
+      if (seq < httpSeq.current.applied) return;
+      httpSeq.current.applied = seq;
+      if (i.succeed && i.Data) setInfo(abnormalRef.current ? { ...i.Data, is_abnormal: 1 } : i.Data);
+      if (p.succeed && p.Data) setPositions(p.Data);
+      if (o.succeed && o.Data) setOrders(o.Data);
+      const failed = [i, p, o].find((a) => !a.succeed);
+      setError(failed ? (failed.messageKey ?? 'errors.network') : null);
+    },
+    [lang, isLive],
+  );
+
+  /**
+   * The safety check while the socket delivers: the positions and orders over HTTP compared with
+   * the pushed ones. A difference asks the socket for a fresh snapshot; a socket that does not
+   * answer is dropped, and HTTP polling takes over.
+   */
+  const checkStream = useCallback(
+    async (accountId: number) => {
+      const [p, o] = await Promise.all([
+        callRoute('positions', { account_id: accountId }, lang),
+        callRoute('pendingorders', { account_id: accountId }, lang),
+      ]);
+      if (!p.succeed || !p.Data || !o.succeed || !o.Data) return;
+      if (stateRef.current.accountId !== accountId || !isLive(accountId)) return;
+      if (!sameBook({ positions: p.Data, orders: o.Data }, bookRef.current))
+        await streamRef.current?.requestSnapshot(accountId);
+    },
+    [lang, isLive],
+  );
 
   const refresh = useCallback(async () => {
     const accountId = stateRef.current.accountId;
@@ -85,18 +160,9 @@ export function TradingProvider({ children }: { children: ReactNode }) {
       setOrders([]);
       return;
     }
-    const [i, p, o] = await Promise.all([
-      callRoute('info', { account_id: accountId }, lang),
-      callRoute('positions', { account_id: accountId }, lang),
-      callRoute('pendingorders', { account_id: accountId }, lang),
-    ]);
-    if (stateRef.current.accountId !== accountId) return;
-    if (i.succeed && i.Data) setInfo(i.Data);
-    if (p.succeed && p.Data) setPositions(p.Data);
-    if (o.succeed && o.Data) setOrders(o.Data);
-    const failed = [i, p, o].find((a) => !a.succeed);
-    setError(failed ? (failed.messageKey ?? 'errors.network') : null);
-  }, [lang]);
+    if (await streamRef.current?.requestSnapshot(accountId)) return;
+    await poll(accountId);
+  }, [poll]);
 
   const reload = useCallback(async () => {
     if (!userInfoFromCookie()) {
@@ -121,18 +187,63 @@ export function TradingProvider({ children }: { children: ReactNode }) {
     void reload();
   }, [reload]);
 
+  // The account stream: snapshots and events of the current account, and the connection status.
   useEffect(() => {
-    if (!state.accountId) return;
+    const accountId = state.accountId;
+    if (!accountId || !userInfoFromCookie()) return;
+    const stream = accountStream();
+    streamRef.current = stream;
+    const stopWatching = stream.watch(accountId, {
+      snapshot: (data) => {
+        if (stateRef.current.accountId !== accountId) return;
+        setInfo(data.info);
+        setPositions(data.positions);
+        setOrders(data.orders);
+        setError(null);
+      },
+      events: (events) => {
+        for (const listener of eventListeners.current) listener(events);
+      },
+    });
+    const syncConnection = (abnormal: boolean) => {
+      if (abnormal === abnormalRef.current) return;
+      abnormalRef.current = abnormal;
+      applyConnection(accountId, abnormal);
+    };
+    const stopSyncing = stream.onAbnormal(syncConnection);
+    syncConnection(stream.isAbnormal());
+    return () => {
+      stopSyncing();
+      stopWatching();
+      syncConnection(false);
+    };
+  }, [state.accountId, applyConnection]);
+
+  // HTTP: polling at the refresh interval while the socket is down, a safety check while it is up.
+  useEffect(() => {
+    const accountId = state.accountId;
+    if (!accountId) return;
+    let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let checkedAt = Date.now();
     const tick = async () => {
-      if (document.visibilityState === 'visible') await refresh();
-      timer = setTimeout(tick, interval);
+      if (document.visibilityState === 'visible') {
+        if (!isLive(accountId)) {
+          checkedAt = Date.now();
+          await poll(accountId);
+        } else if (Date.now() - checkedAt >= ACCOUNT_STREAM_TIMING.safetyCheckMs) {
+          checkedAt = Date.now();
+          await checkStream(accountId);
+        }
+      }
+      if (!cancelled) timer = setTimeout(tick, interval);
     };
     timer = setTimeout(tick, interval);
     return () => {
+      cancelled = true;
       if (timer) clearTimeout(timer);
     };
-  }, [state.accountId, interval, refresh]);
+  }, [state.accountId, interval, poll, checkStream, isLive]);
 
   const value = useMemo<TTradingContext>(
     () => ({
@@ -164,21 +275,16 @@ export function TradingProvider({ children }: { children: ReactNode }) {
         stateRef.current = next;
         setState(next);
       },
-      setConnection: (accountId, abnormal) => {
-        const next = setConnection(stateRef.current, accountId, abnormal);
-        stateRef.current = next;
-        setState(next);
-        setInfo((current) =>
-          current && current.account_id === accountId
-            ? { ...current, is_abnormal: abnormal ? 1 : 0 }
-            : current,
-        );
-      },
+      setConnection: applyConnection,
       reload,
       refresh,
       setRefreshInterval,
+      subscribeEvents: (listener) => {
+        eventListeners.current.add(listener);
+        return () => eventListeners.current.delete(listener);
+      },
     }),
-    [state, info, positions, orders, error, loading, refresh, reload],
+    [state, info, positions, orders, error, loading, refresh, reload, applyConnection],
   );
   return <TradingContext.Provider value={value}>{children}</TradingContext.Provider>;
 }

@@ -1,0 +1,448 @@
+import type { TRouteOutput } from '@broker/contracts/routes';
+import { reconnectDelay, type TSocketLike } from '../market-stream';
+
+/** What the server pushes for an account: exactly what `info`, `positions` and `pendingorders` answer. */
+export interface TAccountSnapshot {
+  info: TRouteOutput<'info'>;
+  positions: TRouteOutput<'positions'>;
+  orders: TRouteOutput<'pendingorders'>;
+}
+
+/** A trading event of the account, as the server pushes it for notifications (docs/api/trading.md). */
+export type TAccountEvent =
+  | {
+      type: 'opened' | 'filled';
+      position_id: number;
+      order_id: number | null;
+      symbol: string;
+      side: 'buy' | 'sell';
+      volume: string;
+      price: string;
+      time: number;
+    }
+  | {
+      type: 'closed';
+      position_id: number;
+      symbol: string;
+      side: 'buy' | 'sell';
+      volume: string;
+      remaining_volume: string;
+      close_price: string;
+      profit: string;
+      reason: number;
+      time: number;
+    }
+  | { type: 'placed'; order_id: number; symbol: string; order_type: string; volume: string; time: number }
+  | { type: 'cancelled'; order_id: number; reason: string; time: number }
+  | { type: 'margin_call'; active: boolean; margin_level: string; time: number }
+  | { type: 'stop_out'; margin_level: string; time: number };
+
+/** Opens a socket; `close` gets the close code (4401: the session ended). */
+export type TAccountSocketFactory = (
+  url: string,
+  handlers: { open(): void; message(data: string): void; close(code: number): void },
+) => TSocketLike;
+
+export type TAccountStreamState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'ended';
+
+/**
+ * Timings of the account stream. While the socket delivers, HTTP only checks it every 15 s; a
+ * connection silent for 40 s (the server beats every 15 s) is dropped; the account counts as
+ * abnormal (spec 4 connection status) after 3 s without a connection.
+ */
+export const ACCOUNT_STREAM_TIMING = {
+  safetyCheckMs: 15_000,
+  refreshTimeoutMs: 3000,
+  silenceMs: 40_000,
+  idleCheckMs: 5000,
+  abnormalAfterMs: 3000,
+  /** The socket stays open this long after the last account is left, so a page change does not reconnect. */
+  lingerMs: 5000,
+} as const;
+
+/** The server's close code for a session that was signed out or expired. */
+const SESSION_ENDED = 4401;
+const OPEN = 1;
+
+export interface TAccountWatcher {
+  snapshot(data: TAccountSnapshot): void;
+  events(events: TAccountEvent[]): void;
+}
+
+type TServerMessage =
+  | { type: 'welcome' | 'heartbeat' | 'pong' | 'unsubscribed' }
+  | { type: 'account'; account_id: number; ref?: number; data: TAccountSnapshot }
+  | { type: 'events'; account_id: number; data: TAccountEvent[] }
+  | { type: 'error'; code: number; account_id?: number; ref?: number };
+
+/**
+ * The same positions (ticket and volume) and pending orders (ticket, volume, price) in both books,
+ * whatever the order. Floating figures are not compared: they move with every tick.
+ */
+export function sameBook(
+  a: Pick<TAccountSnapshot, 'positions' | 'orders'>,
+  b: Pick<TAccountSnapshot, 'positions' | 'orders'>,
+): boolean {
+  const key = (list: { order_id: number }[], part: (x: never) => string) =>
+    list
+      .map((x) => `${x.order_id}:${part(x as never)}`)
+      .sort()
+      .join(',');
+  const position = (p: TAccountSnapshot['positions'][number]) =>
+    `${p.volume}:${p.take_profit}:${p.stop_loss}`;
+  const order = (o: TAccountSnapshot['orders'][number]) =>
+    `${o.volume}:${o.price}:${o.limit_price}:${o.take_profit}:${o.stop_loss}:${o.activated}`;
+  return (
+    key(a.positions, position) === key(b.positions, position) && key(a.orders, order) === key(b.orders, order)
+  );
+}
+
+/**
+ * One WebSocket to /ws/account for the signed-in trader, following one account at a time: it
+ * subscribes when connected (again after every reconnect), hands every pushed snapshot and event
+ * batch to the watcher, reconnects with backoff (not after the server ended the session), and says
+ * whether the account is live (snapshots arriving) and whether its connection is abnormal.
+ */
+export class AccountStream {
+  private socket: TSocketLike | null = null;
+  private generation = 0;
+  private state: TAccountStreamState = 'idle';
+  private attempt = 0;
+  private lastMessageAt = 0;
+  private accountId = 0;
+  private watcher: TAccountWatcher | null = null;
+  /** The watched account on the current socket: `pending` until its first snapshot. */
+  private subscription: 'none' | 'pending' | 'live' | 'refused' = 'none';
+  private nextRef = 1;
+  /** Requests for a snapshot; ref 0 waits for the subscription's first one. */
+  private readonly requests = new Map<number, { resolve(ok: boolean): void; timer: unknown }>();
+  private abnormal = false;
+  private abnormalTimer: ReturnType<typeof setTimeout> | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private lingerTimer: ReturnType<typeof setTimeout> | null = null;
+  private idleTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly abnormalListeners = new Set<(abnormal: boolean) => void>();
+
+  constructor(
+    private readonly options: {
+      url: () => string;
+      createSocket: TAccountSocketFactory;
+      random?: () => number;
+    },
+  ) {}
+
+  getState(): TAccountStreamState {
+    return this.state;
+  }
+
+  /** True after 3 s without a connection while an account is watched. */
+  isAbnormal(): boolean {
+    return this.abnormal;
+  }
+
+  onAbnormal(listener: (abnormal: boolean) => void): () => void {
+    this.abnormalListeners.add(listener);
+    return () => this.abnormalListeners.delete(listener);
+  }
+
+  /** True while the socket delivers snapshots of `accountId`: other sources of its figures must wait. */
+  isLive(accountId: number): boolean {
+    return this.isOpen() && this.accountId === accountId && this.subscription === 'live';
+  }
+
+  /** Follows one account (a second call replaces the first); the returned function stops. */
+  watch(accountId: number, watcher: TAccountWatcher): () => void {
+    if (this.accountId !== accountId) this.leaveAccount();
+    this.accountId = accountId;
+    this.watcher = watcher;
+    if (this.lingerTimer !== null) clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
+    if (this.state === 'ended') this.setState('idle');
+    if (this.isOpen()) {
+      if (this.subscription === 'none') this.subscribe();
+    } else if (!this.socket && this.reconnectTimer === null) {
+      this.connect();
+    }
+    this.updateAbnormal();
+    return () => {
+      if (this.watcher !== watcher) return;
+      this.leaveAccount();
+      this.watcher = null;
+      this.accountId = 0;
+      this.updateAbnormal();
+      this.lingerTimer = setTimeout(() => {
+        this.lingerTimer = null;
+        if (this.watcher) return;
+        this.closeSocket();
+        this.clearTimers();
+        this.attempt = 0;
+        this.setState('idle');
+      }, ACCOUNT_STREAM_TIMING.lingerMs);
+    };
+  }
+
+  /**
+   * A fresh snapshot of the watched account through the socket; false when the socket cannot give
+   * one. A socket that does not answer in time is dropped (and reconnects), so nothing it still
+   * had on the way can arrive after the caller's fallback.
+   */
+  requestSnapshot(
+    accountId: number,
+    timeoutMs: number = ACCOUNT_STREAM_TIMING.refreshTimeoutMs,
+  ): Promise<boolean> {
+    if (!this.isOpen() || this.accountId !== accountId) return Promise.resolve(false);
+    if (this.subscription !== 'pending' && this.subscription !== 'live') return Promise.resolve(false);
+    const ref = this.subscription === 'pending' ? 0 : this.nextRef++;
+    const earlier = this.requests.get(ref);
+    if (earlier) return new Promise((resolve) => this.chain(ref, earlier, resolve));
+    if (ref !== 0) this.send({ op: 'refresh', account_id: accountId, ref });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(ref);
+        resolve(false);
+        this.dropSocket();
+      }, timeoutMs);
+      this.requests.set(ref, { resolve, timer });
+    });
+  }
+
+  /** Reconnects at once when waiting for a retry (back online, page visible again). */
+  retryNow() {
+    if (this.reconnectTimer === null) return;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    if (this.watcher && !this.socket) this.connect();
+  }
+
+  dispose() {
+    this.closeSocket();
+    this.clearTimers();
+    this.setState('idle');
+  }
+
+  private chain(
+    ref: number,
+    earlier: { resolve(ok: boolean): void; timer: unknown },
+    resolve: (ok: boolean) => void,
+  ) {
+    this.requests.set(ref, {
+      timer: earlier.timer,
+      resolve: (ok) => {
+        earlier.resolve(ok);
+        resolve(ok);
+      },
+    });
+  }
+
+  private isOpen(): boolean {
+    return this.state === 'open' && this.socket?.readyState === OPEN;
+  }
+
+  private subscribe() {
+    this.subscription = 'pending';
+    this.send({ op: 'subscribe', account_id: this.accountId });
+  }
+
+  private leaveAccount() {
+    if (this.accountId && this.isOpen() && this.subscription !== 'none')
+      this.send({ op: 'unsubscribe', account_id: this.accountId });
+    this.subscription = 'none';
+    this.settleRequests(false);
+  }
+
+  private settleRequests(ok: boolean) {
+    for (const { resolve, timer } of this.requests.values()) {
+      clearTimeout(timer as ReturnType<typeof setTimeout>);
+      resolve(ok);
+    }
+    this.requests.clear();
+  }
+
+  private settle(ref: number, ok: boolean) {
+    const request = this.requests.get(ref);
+    if (!request) return;
+    this.requests.delete(ref);
+    clearTimeout(request.timer as ReturnType<typeof setTimeout>);
+    request.resolve(ok);
+  }
+
+  private connect() {
+    const generation = ++this.generation;
+    this.setState(this.attempt > 0 ? 'reconnecting' : 'connecting');
+    const current = () => generation === this.generation;
+    try {
+      this.socket = this.options.createSocket(this.options.url(), {
+        open: () => current() && this.onOpen(),
+        message: (data) => current() && this.onMessage(data),
+        close: (code) => current() && this.onClose(code),
+      });
+    } catch {
+      this.socket = null;
+      this.scheduleReconnect();
+    }
+  }
+
+  private onOpen() {
+    this.setState('open');
+    this.lastMessageAt = Date.now();
+    if (this.watcher) this.subscribe();
+    this.idleTimer ??= setInterval(() => this.checkIdle(), ACCOUNT_STREAM_TIMING.idleCheckMs);
+  }
+
+  private onClose(code?: number) {
+    this.socket = null;
+    this.subscription = 'none';
+    this.settleRequests(false);
+    this.stopIdleTimer();
+    if (code === SESSION_ENDED) this.setState('ended');
+    else if (this.watcher) this.scheduleReconnect();
+    else this.setState('idle');
+  }
+
+  /** Drops a connection that stopped answering and reconnects. */
+  private dropSocket() {
+    if (!this.socket) return;
+    this.closeSocket();
+    this.onClose();
+  }
+
+  private scheduleReconnect() {
+    if (this.reconnectTimer !== null) return;
+    const delay = reconnectDelay(this.attempt, (this.options.random ?? Math.random)());
+    this.attempt++;
+    this.setState('reconnecting');
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.watcher) this.connect();
+      else this.setState('idle');
+    }, delay);
+  }
+
+  private checkIdle() {
+    if (this.isOpen() && Date.now() - this.lastMessageAt >= ACCOUNT_STREAM_TIMING.silenceMs)
+      this.dropSocket();
+  }
+
+  private onMessage(raw: string) {
+    this.lastMessageAt = Date.now();
+    let message: TServerMessage;
+    try {
+      message = JSON.parse(raw) as TServerMessage;
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case 'welcome':
+        this.attempt = 0;
+        return;
+      case 'account':
+        if (message.account_id !== this.accountId || this.subscription === 'none') return;
+        this.subscription = 'live';
+        this.watcher?.snapshot(message.data);
+        this.settle(0, true);
+        if (message.ref !== undefined) this.settle(message.ref, true);
+        return;
+      case 'events':
+        if (message.account_id === this.accountId && this.subscription === 'live')
+          this.watcher?.events(message.data);
+        return;
+      case 'error':
+        if (message.account_id !== this.accountId) return;
+        if (message.ref !== undefined) return this.settle(message.ref, false);
+        // Not this trader's account (or too many on one connection): HTTP keeps serving it.
+        this.subscription = 'refused';
+        this.settleRequests(false);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private send(message: unknown) {
+    if (this.socket?.readyState !== OPEN) return;
+    try {
+      this.socket.send(JSON.stringify(message));
+    } catch {
+      // the close handler reconnects
+    }
+  }
+
+  private closeSocket() {
+    const socket = this.socket;
+    this.socket = null;
+    this.generation++;
+    this.stopIdleTimer();
+    try {
+      socket?.close();
+    } catch {
+      // already closed
+    }
+  }
+
+  private stopIdleTimer() {
+    if (this.idleTimer !== null) clearInterval(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private clearTimers() {
+    this.stopIdleTimer();
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    if (this.lingerTimer !== null) clearTimeout(this.lingerTimer);
+    this.reconnectTimer = null;
+    this.lingerTimer = null;
+  }
+
+  /** Abnormal once an account has been watched for 3 s without an open connection. */
+  private updateAbnormal() {
+    const connected = this.state === 'open';
+    if (connected || !this.watcher) {
+      if (this.abnormalTimer !== null) clearTimeout(this.abnormalTimer);
+      this.abnormalTimer = null;
+      this.setAbnormal(false);
+      return;
+    }
+    if (this.abnormal || this.abnormalTimer !== null) return;
+    this.abnormalTimer = setTimeout(() => {
+      this.abnormalTimer = null;
+      if (this.watcher && this.state !== 'open') this.setAbnormal(true);
+    }, ACCOUNT_STREAM_TIMING.abnormalAfterMs);
+  }
+
+  private setAbnormal(abnormal: boolean) {
+    if (abnormal === this.abnormal) return;
+    this.abnormal = abnormal;
+    for (const listener of this.abnormalListeners) listener(abnormal);
+  }
+
+  private setState(state: TAccountStreamState) {
+    this.state = state;
+    this.updateAbnormal();
+  }
+}
+
+const browserSocket: TAccountSocketFactory = (url, handlers) => {
+  const socket = new WebSocket(url);
+  socket.onopen = () => handlers.open();
+  socket.onmessage = (event) => {
+    if (typeof event.data === 'string') handlers.message(event.data);
+  };
+  socket.onclose = (event) => handlers.close(event.code);
+  return socket;
+};
+
+let shared: AccountStream | null = null;
+
+/** The page's one account stream (browser only). */
+export function accountStream(): AccountStream {
+  if (shared) return shared;
+  const stream = new AccountStream({
+    url: () => `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/account`,
+    createSocket: browserSocket,
+  });
+  window.addEventListener('online', () => stream.retryNow());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') stream.retryNow();
+  });
+  shared = stream;
+  return stream;
+}
