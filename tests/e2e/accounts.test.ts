@@ -228,9 +228,15 @@ describe('accounts and history in the browser', () => {
     expect(csv).toHaveLength(2);
     expect(csv[1]).toMatch(new RegExp(`^${positionId},BTCUSDT,buy,0\\.01,.*,manual$`));
 
+    // The market buy is a finished order too, filled at once.
     await page.getByTestId('history-tab-orders').click();
-    await page.getByTestId('history-empty').waitFor();
-    expect(await page.getByTestId('history-empty').textContent()).toContain(en['history.empty.orders']);
+    const order = page.getByTestId('order');
+    await order.first().waitFor();
+    expect(await order.count()).toBe(1);
+    expect(await order.getAttribute('data-status')).toBe('filled');
+    expect(await order.textContent()).toContain(
+      en['history.orderType.market']?.replace('{side}', en['history.side.buy'] ?? ''),
+    );
     await context.close();
   });
 
