@@ -40,9 +40,18 @@ const CACHE_MS = 1_000;
 const CACHE_LIMIT = 20_000;
 const cache = new Map<string, { row: NonNullable<TSessionRow>; at: number }>();
 
-/** Drops every cached session row (after any revocation). */
+const revocationListeners = new Set<() => void>();
+
+/** Called after any revocation (sign-out, revoke, password change): live sockets re-check at once. */
+export function onSessionsRevoked(listener: () => void): () => void {
+  revocationListeners.add(listener);
+  return () => revocationListeners.delete(listener);
+}
+
+/** Drops every cached session row (after any revocation) and tells the listeners. */
 export function forgetSessions(_db?: TDb): void {
   cache.clear();
+  for (const listener of revocationListeners) listener();
 }
 
 function readSession(db: TDb, tokenHash: string) {

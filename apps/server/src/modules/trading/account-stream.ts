@@ -6,7 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { COOKIE, type TServices } from '../../http/context';
-import { findSession } from '../identity/sessions';
+import { findSession, onSessionsRevoked } from '../identity/sessions';
 import { fromScaled, money, unitsToLots } from './units';
 
 export const ACCOUNT_STREAM_PATH = '/ws/account';
@@ -163,6 +163,7 @@ export class AccountStream {
   private readonly unsubscribers: (() => void)[] = [];
   private ticked = false;
   private checkingSessions: Promise<void> | null = null;
+  private checkAgain = false;
 
   constructor(private readonly services: TServices) {
     this.unsubscribers.push(
@@ -170,6 +171,8 @@ export class AccountStream {
       services.market.onAcceptedTick(() => {
         this.ticked = true;
       }),
+      // A sign-out or revocation closes that session's sockets now, not at the next 30 s check.
+      onSessionsRevoked(() => void this.checkSessions()),
     );
     this.wss.on('connection', (socket: WebSocket, client: Omit<TClient, 'socket'>) =>
       this.onConnection({ ...client, socket }),
@@ -271,8 +274,17 @@ export class AccountStream {
 
   /** Looks every connected session up again; sockets of a revoked or expired one are closed (4401). */
   checkSessions(): Promise<void> {
-    this.checkingSessions ??= this.recheck().finally(() => {
+    if (this.checkingSessions) {
+      // A check already running may have read the session before this revocation: run once more.
+      this.checkAgain = true;
+      return this.checkingSessions;
+    }
+    this.checkingSessions = this.recheck().finally(() => {
       this.checkingSessions = null;
+      if (this.checkAgain) {
+        this.checkAgain = false;
+        void this.checkSessions();
+      }
     });
     return this.checkingSessions;
   }
