@@ -2,6 +2,7 @@ import type { TMarketInstrument } from '@broker/contracts/admin/market-routes';
 import {
   GROUP_OVERRIDE_KEYS,
   mergeOverrides,
+  type TGroupOverrideKey,
   type TGroupOverrides,
 } from '@broker/domain/market/market-config';
 import { useMemo, useState } from 'react';
@@ -54,6 +55,9 @@ export function GroupDetail() {
     instruments.reload();
   };
 
+  /** Values the group sets itself stand out from inherited ones. */
+  const mark = (r: TRow, ...keys: TGroupOverrideKey[]) =>
+    keys.some((k) => r.entry?.overrides[k] !== undefined) ? 'mk-overridden' : undefined;
   const columns: TColumn<TRow>[] = [
     {
       key: 'symbol',
@@ -93,11 +97,15 @@ export function GroupDetail() {
       header: t('admin.market.col.volumes'),
       render: (r) => {
         const c = mergeOverrides(r.instrument.config, r.entry?.overrides ?? {});
-        return t('admin.market.volumeRange', {
-          min: formatDecimal(intl, c.minVolume),
-          max: formatDecimal(intl, c.maxVolume),
-          step: formatDecimal(intl, c.volumeStep),
-        });
+        return (
+          <span className={mark(r, 'minVolume', 'volumeStep', 'maxVolume')}>
+            {t('admin.market.volumeRange', {
+              min: formatDecimal(intl, c.minVolume),
+              max: formatDecimal(intl, c.maxVolume),
+              step: formatDecimal(intl, c.volumeStep),
+            })}
+          </span>
+        );
       },
     },
     {
@@ -106,7 +114,11 @@ export function GroupDetail() {
       align: 'end',
       render: (r) => {
         const c = mergeOverrides(r.instrument.config, r.entry?.overrides ?? {});
-        return `1:${c.maxLeverage ?? r.instrument.defaultLeverage}`;
+        return (
+          <span className={mark(r, 'maxLeverage', 'leverageTiers')}>
+            1:{c.maxLeverage ?? r.instrument.defaultLeverage}
+          </span>
+        );
       },
     },
     {
@@ -115,15 +127,25 @@ export function GroupDetail() {
       align: 'end',
       render: (r) => {
         const c = mergeOverrides(r.instrument.config, r.entry?.overrides ?? {});
-        return `${formatDecimal(intl, c.swapLong)} / ${formatDecimal(intl, c.swapShort)}`;
+        return (
+          <span className={mark(r, 'swapLong', 'swapShort')}>
+            {formatDecimal(intl, c.swapLong)} / {formatDecimal(intl, c.swapShort)}
+          </span>
+        );
       },
     },
     {
       key: 'commission',
       header: t('admin.market.col.commission'),
       align: 'end',
-      render: (r) =>
-        formatDecimal(intl, mergeOverrides(r.instrument.config, r.entry?.overrides ?? {}).commissionPerLot),
+      render: (r) => (
+        <span className={mark(r, 'commissionPerLot')}>
+          {formatDecimal(
+            intl,
+            mergeOverrides(r.instrument.config, r.entry?.overrides ?? {}).commissionPerLot,
+          )}
+        </span>
+      ),
     },
   ];
 
@@ -271,6 +293,7 @@ export function GroupDetail() {
         error={instruments.status === 'error' ? instruments.error.message : null}
         onRetry={reload}
         onRowClick={(r) => setEditing(r.instrument.symbol)}
+        initialSort={{ key: 'overrides', direction: 'desc' }}
         empty={onlyOverridden ? t('admin.market.groups.noOverrides') : t('admin.market.emptyInstruments')}
         toolbar={
           <>

@@ -183,6 +183,13 @@ export function InstrumentDrawer({
               contract: formatDecimal(intl, instrument.contractSize),
             })}
           </span>
+          <span>
+            {t('admin.market.edit.updated', {
+              time: new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'short' }).format(
+                new Date(instrument.updatedAt),
+              ),
+            })}
+          </span>
           {quote ? (
             <span className="mk-drawer-quote" data-testid="drawer-quote">
               {t('admin.market.edit.quote', {

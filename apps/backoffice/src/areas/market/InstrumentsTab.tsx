@@ -64,10 +64,6 @@ export function InstrumentsTab() {
   const [notice, setNotice] = useState<{ tone: 'ok' | 'warn'; text: string } | null>(null);
   const items = list.data?.items ?? [];
   const rows = category === 'all' ? items : items.filter((i) => i.category === category);
-  const dateTime = useMemo(
-    () => new Intl.DateTimeFormat(intl, { dateStyle: 'short', timeStyle: 'short' }),
-    [intl],
-  );
 
   const columns: TColumn<TMarketInstrument>[] = useMemo(() => {
     const quoteOf = (row: TMarketInstrument) => quotes.get(row.symbol);
@@ -85,21 +81,19 @@ export function InstrumentsTab() {
         ),
       },
       {
-        key: 'bid',
-        header: t('admin.market.col.bid'),
+        key: 'quote',
+        header: t('admin.market.col.bidAsk'),
         align: 'end',
         render: (row) => {
           const q = quoteOf(row);
-          return q ? <span data-testid="quote-bid">{formatDecimal(intl, q.bid, q.digits)}</span> : '—';
-        },
-      },
-      {
-        key: 'ask',
-        header: t('admin.market.col.ask'),
-        align: 'end',
-        render: (row) => {
-          const q = quoteOf(row);
-          return q ? formatDecimal(intl, q.ask, q.digits) : '—';
+          return q ? (
+            <span className="mk-quote">
+              <span data-testid="quote-bid">{formatDecimal(intl, q.bid, q.digits)}</span>
+              <span className="mk-muted">{formatDecimal(intl, q.ask, q.digits)}</span>
+            </span>
+          ) : (
+            '—'
+          );
         },
       },
       {
@@ -186,14 +180,8 @@ export function InstrumentsTab() {
             <span className="mk-muted">—</span>
           ),
       },
-      {
-        key: 'updated',
-        header: t('admin.market.col.updated'),
-        sortValue: (row) => row.updatedAt,
-        render: (row) => <span className="mk-muted">{dateTime.format(new Date(row.updatedAt))}</span>,
-      },
     ];
-  }, [t, intl, formatNumber, quotes, dateTime]);
+  }, [t, intl, formatNumber, quotes]);
 
   const counts = useMemo(() => {
     const byCategory = new Map<string, number>();
