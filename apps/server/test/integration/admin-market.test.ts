@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MARKET_PATHS } from '@broker/contracts/admin/market-paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { hashPassword } from '../../src/modules/identity/passwords';
 import {
   DEFAULT_ACCESS_SETTINGS,
   ensureAccessSettings,
@@ -453,6 +454,71 @@ describe('market configuration: account groups', () => {
     });
     expect(cleared).toMatchObject({ changed: true, overrides: {}, version: null });
     expect((await staff.data('adminmarketgroupterms', { groupId: group.id })).items).toEqual([]);
+  });
+});
+
+describe('market configuration: permissions', () => {
+  it('lets a viewer read everything and change nothing', async () => {
+    const db = server.app.services.database.db;
+    const roleId = randomUUID();
+    const staffId = randomUUID();
+    await db
+      .insertInto('roles')
+      .values({
+        id: roleId,
+        tenant_id: tenantId,
+        name: 'Market viewer',
+        parent_id: null,
+        permissions: ['market.view'],
+      })
+      .execute();
+    await db
+      .insertInto('staff')
+      .values({
+        id: staffId,
+        tenant_id: tenantId,
+        username: 'viewer',
+        password_hash: await hashPassword('Viewer-Password-2026'),
+        display_name: 'Viewer',
+      })
+      .execute();
+    await db.insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
+    const viewer = new StaffClient();
+    const login = await viewer.api.post('/api/v1/admin/auth/login', {
+      username: 'viewer',
+      password: 'Viewer-Password-2026',
+    });
+    expect(login.body.success, login.body.message).toBe(true);
+    viewer.csrf = login.body.data.csrfToken;
+
+    const eth = await instrument(viewer, 'ETHUSDT');
+    expect(eth.symbol).toBe('ETHUSDT');
+    const groupList = (await viewer.data('adminmarketgrouplist')).items;
+    expect((await viewer.data('adminmarketgroupterms', { groupId: groupList[0].id })).group.id).toBe(
+      groupList[0].id,
+    );
+    expect((await viewer.data('adminmarkethistory')).total).toBeGreaterThan(0);
+
+    const refusals = [
+      await viewer.call('adminmarketinstrumentsave', {
+        symbol: 'ETHUSDT',
+        version: eth.version,
+        config: eth.config,
+      }),
+      await viewer.call('adminmarketgroupsave', { name: 'Sneaky' }),
+      await viewer.call('adminmarketgroupdefault', { id: groupList[0].id }),
+      await viewer.call('adminmarketgrouptermssave', {
+        groupId: groupList[0].id,
+        symbol: 'ETHUSDT',
+        overrides: { enabled: false },
+        version: null,
+      }),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe(403);
+      expect(refusal.body.errorCode).toBe(-1009);
+    }
+    expect((await instrument(staff, 'ETHUSDT')).version).toBe(eth.version);
   });
 });
 
