@@ -1,5 +1,9 @@
 import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
 import type { TAreaPages, TAreaRoutes } from '../types';
+import { OperationsPage } from './OperationsPage';
+import { PackagesPage } from './PackagesPage';
+import { StatisticsPage } from './StatisticsPage';
+import { VersionsPage } from './VersionsPage';
 
 const read = (path: string) => ({ path, mutates: false });
 const change = (path: string) => ({ path, mutates: true });
@@ -23,4 +27,9 @@ export const AUDIT_ROUTES = {
 } as const satisfies TAreaRoutes;
 
 /** The audit area's pages, by menu key; each page handles the paths under its menu path. */
-export const AUDIT_PAGES: TAreaPages = {};
+export const AUDIT_PAGES: TAreaPages = {
+  operations: OperationsPage,
+  statistics: StatisticsPage,
+  versions: VersionsPage,
+  packages: PackagesPage,
+};
