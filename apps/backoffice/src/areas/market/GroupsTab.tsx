@@ -163,11 +163,7 @@ export function GroupsTab() {
       key: 'levels',
       header: t('admin.market.groups.levels'),
       align: 'end',
-      render: (g) =>
-        t('admin.market.groups.levelsValue', {
-          call: percent(g.marginCallBp, intl),
-          out: percent(g.stopOutBp, intl),
-        }),
+      render: (g) => `${percent(g.marginCallBp, intl)} / ${percent(g.stopOutBp, intl)}`,
     },
     {
       key: 'created',

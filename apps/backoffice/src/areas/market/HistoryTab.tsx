@@ -51,13 +51,8 @@ export function HistoryTab() {
     };
 
   const what = (entry: TMarketHistoryEntry) => {
-    if (entry.scope === 'instrument')
-      return t('admin.market.history.instrument', { symbol: entry.symbol ?? '' });
-    if (entry.scope === 'group_terms')
-      return t('admin.market.history.groupTerms', {
-        group: entry.groupName ?? '—',
-        symbol: entry.symbol ?? '',
-      });
+    if (entry.scope === 'instrument') return entry.symbol ?? '—';
+    if (entry.scope === 'group_terms') return `${entry.groupName ?? '—'} · ${entry.symbol ?? ''}`;
     if (entry.before === null)
       return t('admin.market.history.groupCreated', { group: entry.groupName ?? '—' });
     if (entry.after === null)

@@ -205,7 +205,7 @@ export function OverridesDrawer({
   return (
     <Drawer
       testId="overrides-drawer"
-      title={t('admin.market.overrides.title', { group: group.name, symbol: instrument.symbol })}
+      title={`${group.name} · ${instrument.symbol}`}
       subtitle={t('admin.market.overrides.subtitle')}
       onClose={onClose}
       footer={

@@ -150,7 +150,7 @@ export function formatValue(
     case 'leverageTiers':
       return tiersSummary(value as TLeverageTier[], intl, t);
     case 'maxLeverage':
-      return t('admin.market.value.leverage', { leverage: Number(value) });
+      return `1:${Number(value)}`;
     case 'markupPoints':
     case 'stopsLevelPoints':
       return t('admin.market.value.points', { points: new Intl.NumberFormat(intl).format(Number(value)) });
