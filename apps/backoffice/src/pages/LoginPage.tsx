@@ -188,7 +188,7 @@ export function LoginPage() {
             <p>{t('admin.login.subtitle')}</p>
           </div>
 
-          {notice && !alert ? (
+          {notice && !alert && step === 'credentials' ? (
             <div className="alert alert-info bo-alert" role="status">
               <Icon name="info" size={16} className="bo-alert-icon" />
               <span>{notice}</span>
@@ -213,99 +213,95 @@ export function LoginPage() {
               onBack={backToCredentials}
             />
           ) : null}
-          <form
-            className="bo-login-form"
-            onSubmit={onSubmit}
-            noValidate
-            aria-busy={busy}
-            hidden={step !== 'credentials'}
-          >
-            <div className="field">
-              <label className="field-label" htmlFor={`${id}-username`}>
-                {t('admin.login.username')}
-              </label>
-              <div className="bo-input-wrap">
-                <Icon name="user" size={16} className="bo-input-icon" />
-                <input
-                  ref={usernameRef}
-                  id={`${id}-username`}
-                  name="username"
-                  className="input bo-input"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  autoCorrect="off"
-                  spellCheck={false}
-                  maxLength={32}
-                  // biome-ignore lint/a11y/noAutofocus: the sign-in page has one purpose
-                  autoFocus
-                  placeholder={t('admin.login.usernamePlaceholder')}
-                  value={username}
-                  aria-invalid={usernameError ? true : undefined}
-                  aria-describedby={`${id}-username-error`}
-                  onChange={(e) => {
-                    setUsername(e.target.value);
-                    setServerFields(({ username: _, ...rest }) => rest);
-                  }}
-                  onBlur={() => setTouched((v) => ({ ...v, username: username !== '' || v.username }))}
-                />
+          {step === 'credentials' ? (
+            <form className="bo-login-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+              <div className="field">
+                <label className="field-label" htmlFor={`${id}-username`}>
+                  {t('admin.login.username')}
+                </label>
+                <div className="bo-input-wrap">
+                  <Icon name="user" size={16} className="bo-input-icon" />
+                  <input
+                    ref={usernameRef}
+                    id={`${id}-username`}
+                    name="username"
+                    className="input bo-input"
+                    autoComplete="username"
+                    autoCapitalize="none"
+                    autoCorrect="off"
+                    spellCheck={false}
+                    maxLength={32}
+                    // biome-ignore lint/a11y/noAutofocus: the sign-in page has one purpose
+                    autoFocus
+                    placeholder={t('admin.login.usernamePlaceholder')}
+                    value={username}
+                    aria-invalid={usernameError ? true : undefined}
+                    aria-describedby={`${id}-username-error`}
+                    onChange={(e) => {
+                      setUsername(e.target.value);
+                      setServerFields(({ username: _, ...rest }) => rest);
+                    }}
+                    onBlur={() => setTouched((v) => ({ ...v, username: username !== '' || v.username }))}
+                  />
+                </div>
+                <div className="field-error" id={`${id}-username-error`} aria-live="polite">
+                  {usernameError}
+                </div>
               </div>
-              <div className="field-error" id={`${id}-username-error`} aria-live="polite">
-                {usernameError}
-              </div>
-            </div>
 
-            <div className="field">
-              <label className="field-label" htmlFor={`${id}-password`}>
-                {t('admin.login.password')}
-              </label>
-              <div className="bo-input-wrap">
-                <Icon name="lock" size={16} className="bo-input-icon" />
-                <input
-                  ref={passwordRef}
-                  id={`${id}-password`}
-                  name="password"
-                  className="input bo-input bo-input-trailing"
-                  type={showPassword ? 'text' : 'password'}
-                  autoComplete="current-password"
-                  maxLength={STAFF_PASSWORD_MAX_LENGTH}
-                  placeholder={t('admin.login.passwordPlaceholder')}
-                  value={password}
-                  aria-invalid={passwordError ? true : undefined}
-                  aria-describedby={`${id}-password-error`}
-                  onChange={(e) => {
-                    setPassword(e.target.value);
-                    setServerFields(({ password: _, ...rest }) => rest);
-                  }}
-                  onKeyDown={onPasswordKey}
-                  onKeyUp={onPasswordKey}
-                  onBlur={() => {
-                    setCapsLock(false);
-                    setTouched((v) => ({ ...v, password: password !== '' || v.password }));
-                  }}
-                />
-                <button
-                  type="button"
-                  className="bo-input-toggle"
-                  onClick={() => setShowPassword((v) => !v)}
-                  aria-label={showPassword ? t('admin.login.hidePassword') : t('admin.login.showPassword')}
-                  title={showPassword ? t('admin.login.hidePassword') : t('admin.login.showPassword')}
-                  aria-pressed={showPassword}
-                  aria-controls={`${id}-password`}
-                >
-                  <Icon name={showPassword ? 'eyeOff' : 'eye'} size={18} />
-                </button>
+              <div className="field">
+                <label className="field-label" htmlFor={`${id}-password`}>
+                  {t('admin.login.password')}
+                </label>
+                <div className="bo-input-wrap">
+                  <Icon name="lock" size={16} className="bo-input-icon" />
+                  <input
+                    ref={passwordRef}
+                    id={`${id}-password`}
+                    name="password"
+                    className="input bo-input bo-input-trailing"
+                    type={showPassword ? 'text' : 'password'}
+                    autoComplete="current-password"
+                    maxLength={STAFF_PASSWORD_MAX_LENGTH}
+                    placeholder={t('admin.login.passwordPlaceholder')}
+                    value={password}
+                    aria-invalid={passwordError ? true : undefined}
+                    aria-describedby={`${id}-password-error`}
+                    onChange={(e) => {
+                      setPassword(e.target.value);
+                      setServerFields(({ password: _, ...rest }) => rest);
+                    }}
+                    onKeyDown={onPasswordKey}
+                    onKeyUp={onPasswordKey}
+                    onBlur={() => {
+                      setCapsLock(false);
+                      setTouched((v) => ({ ...v, password: password !== '' || v.password }));
+                    }}
+                  />
+                  <button
+                    type="button"
+                    className="bo-input-toggle"
+                    onClick={() => setShowPassword((v) => !v)}
+                    aria-label={showPassword ? t('admin.login.hidePassword') : t('admin.login.showPassword')}
+                    title={showPassword ? t('admin.login.hidePassword') : t('admin.login.showPassword')}
+                    aria-pressed={showPassword}
+                    aria-controls={`${id}-password`}
+                  >
+                    <Icon name={showPassword ? 'eyeOff' : 'eye'} size={18} />
+                  </button>
+                </div>
+                <div className="field-error" id={`${id}-password-error`} aria-live="polite">
+                  {passwordError ??
+                    (capsLock ? <span className="bo-capslock">{t('admin.login.capsLock')}</span> : null)}
+                </div>
               </div>
-              <div className="field-error" id={`${id}-password-error`} aria-live="polite">
-                {passwordError ??
-                  (capsLock ? <span className="bo-capslock">{t('admin.login.capsLock')}</span> : null)}
-              </div>
-            </div>
 
-            <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
-              {busy ? <span className="spinner bo-spinner-on-brand" aria-hidden="true" /> : null}
-              {busy ? t('admin.login.submitting') : t('admin.login.submit')}
-            </button>
-          </form>
+              <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy}>
+                {busy ? <span className="spinner bo-spinner-on-brand" aria-hidden="true" /> : null}
+                {busy ? t('admin.login.submitting') : t('admin.login.submit')}
+              </button>
+            </form>
+          ) : null}
         </div>
 
         <p className="bo-login-legal bo-only-mobile">

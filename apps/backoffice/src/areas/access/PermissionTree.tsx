@@ -60,7 +60,7 @@ export function PermissionTree({
           const menuInherited = inherited.has(group.menu);
           return (
             <li key={group.menu} className="ac-tree-group">
-              <label className="kit-check ac-tree-menu">
+              <label className="kit-check ac-perm ac-tree-menu">
                 <input
                   type="checkbox"
                   checked={held(group.menu)}
@@ -69,14 +69,18 @@ export function PermissionTree({
                   data-permission={group.menu}
                   aria-describedby={menuInherited ? `${id}-inherited` : undefined}
                 />
-                <span>{t(`admin.menu.${group.key}`)}</span>
-                <code className="ac-code-tag">{group.menu}</code>
-                {platform.includes(group.menu) ? (
-                  <span className="kit-pill">{t('admin.access.roles.platformOnly')}</span>
-                ) : null}
-                {menuInherited ? (
-                  <span className="kit-pill ac-pill-inherited">{t('admin.access.roles.inherited')}</span>
-                ) : null}
+                <span className="ac-perm-text">
+                  <span className="ac-perm-name">
+                    {t(`admin.menu.${group.key}`)}
+                    {platform.includes(group.menu) ? (
+                      <span className="kit-pill">{t('admin.access.roles.platformOnly')}</span>
+                    ) : null}
+                    {menuInherited ? (
+                      <span className="kit-pill ac-pill-inherited">{t('admin.access.roles.inherited')}</span>
+                    ) : null}
+                  </span>
+                  <code className="ac-perm-code">{group.menu}</code>
+                </span>
               </label>
               {group.buttons.length > 0 ? (
                 <ul className="ac-tree-buttons">
@@ -84,7 +88,7 @@ export function PermissionTree({
                     const isInherited = inherited.has(button.permission);
                     return (
                       <li key={button.permission}>
-                        <label className="kit-check">
+                        <label className="kit-check ac-perm">
                           <input
                             type="checkbox"
                             checked={held(button.permission)}
@@ -92,21 +96,25 @@ export function PermissionTree({
                             onChange={(e) => toggle(button.permission, group.menu, buttons, e.target.checked)}
                             data-permission={button.permission}
                           />
-                          <span>{permissionLabel(t, button.permission)}</span>
-                          <code className="ac-code-tag">{button.permission}</code>
-                          {button.money ? (
-                            <span
-                              className="kit-pill kit-pill-warn"
-                              title={t('admin.access.roles.moneyHint')}
-                            >
-                              {t('admin.access.roles.money')}
+                          <span className="ac-perm-text">
+                            <span className="ac-perm-name">
+                              {permissionLabel(t, button.permission)}
+                              {button.money ? (
+                                <span
+                                  className="kit-pill kit-pill-warn"
+                                  title={t('admin.access.roles.moneyHint')}
+                                >
+                                  {t('admin.access.roles.money')}
+                                </span>
+                              ) : null}
+                              {isInherited ? (
+                                <span className="kit-pill ac-pill-inherited">
+                                  {t('admin.access.roles.inherited')}
+                                </span>
+                              ) : null}
                             </span>
-                          ) : null}
-                          {isInherited ? (
-                            <span className="kit-pill ac-pill-inherited">
-                              {t('admin.access.roles.inherited')}
-                            </span>
-                          ) : null}
+                            <code className="ac-perm-code">{button.permission}</code>
+                          </span>
                         </label>
                       </li>
                     );

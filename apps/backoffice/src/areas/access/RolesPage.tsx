@@ -147,7 +147,10 @@ export function RolesPage() {
               >
                 {t('admin.access.roles.effectiveCount', { count: role.effective.length })}
               </span>
-              <span className="ac-row-cell">{formatNumber(role.staffCount)}</span>
+              <span className="ac-row-cell">
+                <span className="ac-mobile-label">{t('admin.access.roles.staff')} </span>
+                {formatNumber(role.staffCount)}
+              </span>
               <div className="ac-row-actions">
                 <button
                   type="button"

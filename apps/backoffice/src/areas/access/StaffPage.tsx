@@ -1,4 +1,5 @@
 import type { TAccessSettings, TStaffRow } from '@broker/contracts/admin/access-routes';
+import { MONEY_PERMISSIONS } from '@broker/contracts/permissions';
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { STAFF_USERNAME_PATTERN } from '@broker/domain/staff-credentials';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -10,7 +11,7 @@ import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
-import { useSession } from '../../session';
+import { useSession, useStaff } from '../../session';
 import { generatePassword, PasswordField, useFailureText } from './ui';
 
 type TList = TRouteOutput<'adminstafflist'>;
@@ -194,7 +195,8 @@ export function StaffPage() {
 /** The broker's password minimum and the two-factor rule for staff who move money. */
 function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; onSaved: () => void }) {
   const { t } = useI18n();
-  const { can } = useSession();
+  const { can, refresh } = useSession();
+  const me = useStaff();
   const failure = useFailureText();
   const save = useMutation('adminstaffsettings');
   const [minLength, setMinLength] = useState(String(settings.passwordMinLength));
@@ -209,6 +211,9 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
   const value = Number(minLength);
   const valid = Number.isInteger(value) && value >= 5 && value <= 32;
   const changed = value !== settings.passwordMinLength || moneyTwoFactor !== settings.moneyTwoFactor;
+  // Turning the rule on while one's own two-factor is off holds back one's own money permissions.
+  const affectsMe =
+    moneyTwoFactor && !me.twoFactor && me.permissions.some((p) => MONEY_PERMISSIONS.includes(p));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -284,10 +289,18 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
             if (await save.run({ passwordMinLength: value, moneyTwoFactor })) {
               setConfirming(false);
               onSaved();
+              await refresh();
             }
           }}
           onCancel={() => setConfirming(false)}
-        />
+        >
+          {affectsMe ? (
+            <p className="ac-warn" role="status">
+              <Icon name="alert" size={15} />
+              {t('admin.access.settings.selfWarning')}
+            </p>
+          ) : null}
+        </ConfirmDialog>
       ) : null}
     </section>
   );
@@ -509,7 +522,7 @@ function ManageStaff({
   onChanged: () => void;
 }) {
   const { t } = useI18n();
-  const { can } = useSession();
+  const { can, refresh } = useSession();
   const failure = useFailureText();
   const dateTime = useDateTime();
   const mayEdit = can('staff.edit');
@@ -540,6 +553,7 @@ function ManageStaff({
     setAction(null);
     setNotice(text);
     onChanged();
+    if (self) void refresh();
   };
 
   const run = async () => {

@@ -5,6 +5,7 @@ import type { TDb } from '../../../db/database';
 import type { TCallContext } from '../../../http/context';
 import { newId } from '../../../ids';
 import { recordAudit } from '../../audit/audit';
+import { forgetSessions } from '../../identity/sessions';
 import {
   checkStaffPassword,
   DEFAULT_ACCESS_SETTINGS,
@@ -207,5 +208,6 @@ export async function setBrokerStatus(
       details: { before: before.status },
     });
   });
+  forgetSessions();
   return oneBroker(db, input.id);
 }

@@ -1,6 +1,7 @@
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { TDb } from '../../../db/database';
 import type { TCallContext } from '../../../http/context';
+import { forgetSessions } from '../../identity/sessions';
 import type { TStaffProfile } from '../../identity/staff';
 
 /** The signed-in staff member (the gateway has refused the call without one). */
@@ -36,6 +37,7 @@ export async function revokeStaffSessions(db: TDb, tenantId: string, staffId: st
     .where('subject_id', '=', staffId)
     .where('revoked_at', 'is', null)
     .execute();
+  forgetSessions(db);
 }
 
 /**

@@ -5,7 +5,7 @@ import { setSessionCookies } from '../../../http/cookies';
 import { recordAudit } from '../../audit/audit';
 import { secureCookies } from '../../identity/open-session';
 import { hashPassword, verifyPassword } from '../../identity/passwords';
-import type { TSession } from '../../identity/sessions';
+import { forgetSessions, type TSession } from '../../identity/sessions';
 import {
   checkStaffPassword,
   confirmEnrolment,
@@ -204,5 +204,6 @@ export async function changeMyPassword(ctx: TCallContext, input: { oldPassword: 
       ip: ctx.ip,
     });
   });
+  forgetSessions();
   return { ok: true as const };
 }

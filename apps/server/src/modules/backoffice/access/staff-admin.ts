@@ -6,6 +6,7 @@ import type { TCallContext } from '../../../http/context';
 import { newId, strongPassword } from '../../../ids';
 import { recordAudit } from '../../audit/audit';
 import { hashPassword } from '../../identity/passwords';
+import { forgetSessions } from '../../identity/sessions';
 import {
   checkStaffPassword,
   effectivePermissions,
@@ -277,6 +278,8 @@ export async function setStaffStatus(
       },
     );
   });
+  // Once committed, no cached copy of the ended sessions may outlive the change.
+  forgetSessions();
   return oneRow(db, tenantId, input.id);
 }
 
@@ -326,6 +329,8 @@ export async function resetStaffPassword(
     await revokeStaffSessions(trx, tenantId, input.id);
     await audit(ctx, trx, 'access.staff.password', input.id, { generated: generated !== null });
   });
+  // Once committed, no cached copy of the ended sessions may outlive the change.
+  forgetSessions();
   return { generated };
 }
 
@@ -347,6 +352,8 @@ export async function resetStaffTotp(ctx: TCallContext, id: string): Promise<TSt
     await revokeStaffSessions(trx, tenantId, id);
     await audit(ctx, trx, 'access.staff.totpreset', id, {});
   });
+  // Once committed, no cached copy of the ended sessions may outlive the change.
+  forgetSessions();
   return oneRow(db, tenantId, id);
 }
 
