@@ -156,23 +156,24 @@ describe('operation history, statistics and versions in the browser', () => {
     if (!folder) return;
     mkdirSync(folder, { recursive: true });
     await seedForShots();
-    for (const mobile of [false, true])
+    for (const mobile of [false, true]) {
+      const context = await newContext(browser, { mobile });
+      const page = await context.newPage();
+      await signIn(page);
       for (const lang of ['en', 'zh-CN'])
         for (const theme of ['white', 'dark']) {
-          const context = await newContext(browser, { mobile });
-          await context.addInitScript(
+          await page.evaluate(
             ([l, th]) => {
               localStorage.setItem('admin_lang', l as string);
               localStorage.setItem('admin_theme', th as string);
             },
             [lang, theme],
           );
-          const page = await context.newPage();
-          await signIn(page);
           for (const path of ['operations', 'statistics', 'versions', 'packages']) {
-            await page.goto(`${server.baseUrl}/admin/${path}`);
-            await page.waitForLoadState('networkidle');
-            await page.waitForTimeout(300);
+            // Statistics over every account, so the demo trades of the tests above show.
+            await page.goto(`${server.baseUrl}/admin/${path}${path === 'statistics' ? '?scope=all' : ''}`);
+            await page.locator(`[data-testid=${path}-page]`).waitFor();
+            await page.waitForTimeout(800);
             await page.screenshot({
               path: `${folder}/${path}-${mobile ? 'mobile' : 'desktop'}-${lang}-${theme}.png`,
               fullPage: true,
@@ -190,8 +191,9 @@ describe('operation history, statistics and versions in the browser', () => {
             await page.locator('[data-testid=package-new]').click();
             await page.screenshot({ path: `${folder}/packages-editor-${lang}.png` });
           }
-          await context.close();
         }
+      await context.close();
+    }
   }, 900_000);
 });
 
