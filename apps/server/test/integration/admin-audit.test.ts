@@ -2,6 +2,7 @@ import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database';
 import { newId } from '../../src/ids';
 import { recordAudit } from '../../src/modules/audit/audit';
 import { verifyChain } from '../../src/modules/backoffice/audit/chain';
@@ -132,9 +133,14 @@ describe('operation history: the hash chain', () => {
 
   it('keeps one unbroken chain per broker when many entries are appended at once', async () => {
     const tenant = await createTenant({ db: db(), slug: 'burst', name: 'Burst' });
+    // On PostgreSQL the appends race on a pool of their own (10 connections), closed afterwards.
+    const url = server.config.DATABASE_URL;
+    const racing = url?.startsWith('postgres')
+      ? await openDatabase({ url, dataDir: server.config.DATA_DIR })
+      : null;
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        recordAudit(db(), {
+        recordAudit(racing?.db ?? db(), {
           tenantId: tenant.id,
           actorKind: 'system',
           actorId: null,
@@ -143,6 +149,7 @@ describe('operation history: the hash chain', () => {
         }),
       ),
     );
+    await racing?.close();
     // Inside a transaction that is rolled back, nothing is kept and the chain goes on from its head.
     await db()
       .transaction()
