@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecimal, niceTicks, presetRange, rangeDays, shortHash } from '../../src/areas/audit/format';
+import {
+  axisLabel,
+  formatDecimal,
+  niceTicks,
+  presetRange,
+  rangeDays,
+  shortHash,
+} from '../../src/areas/audit/format';
 import { checkPackageDraft } from '../../src/areas/audit/PackagesPage';
 import { checkVersionDraft } from '../../src/areas/audit/VersionsPage';
 
@@ -20,6 +27,15 @@ describe('audit pages: pure helpers', () => {
     expect(niceTicks(0, 1)).toEqual([0, 0.5, 1]);
     expect(niceTicks(0, 1, 4, true)).toEqual([0, 1]);
     expect(niceTicks(0, 3, 4, true)).toEqual([0, 1, 2, 3]);
+    expect(niceTicks(0, 0.03)).toEqual([0, 0.01, 0.02, 0.03]);
+  });
+
+  it('labels axis ticks with the decimals their step needs, compact when large', () => {
+    expect([0, 0.01, 0.02].map((v) => axisLabel(v, 0.01, 'en'))).toEqual(['0.00', '0.01', '0.02']);
+    expect(axisLabel(0.5, 0.5, 'en')).toBe('0.5');
+    expect(axisLabel(2500, 500, 'en')).toBe('2,500');
+    expect(axisLabel(25_000, 5000, 'en')).toBe('25K');
+    expect(axisLabel(-40, 20, 'en')).toBe('-40');
   });
 
   it('formats decimal strings without float rounding and shortens hashes', () => {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useI18n } from '../../i18n';
-import { compactNumber, formatDay, niceTicks } from './format';
+import { axisLabel, formatDay, niceTicks } from './format';
 
 export type TTone = 'brand' | 'up' | 'down' | 'warning' | 'muted';
 
@@ -152,7 +152,7 @@ export function DayChart({
                 textAnchor="end"
                 dominantBaseline="middle"
               >
-                {compactNumber(tick, intl)}
+                {axisLabel(tick, (ticks[1] ?? 1) - (ticks[0] ?? 0), intl)}
               </text>
             </g>
           ))}

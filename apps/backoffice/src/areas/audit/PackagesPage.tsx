@@ -37,7 +37,7 @@ export function PackagesPage() {
   const mine = useQuery('adminpackagemine', {});
   return (
     <div className="bo-page audit-page" data-testid="packages-page">
-      <PageHeader title={title} description={t('admin.module.packages.description')} />
+      <PageHeader title={title} description={t('admin.audit.packages.pageDescription')} />
       {mine.status === 'error' ? (
         <div className="card audit-error" role="alert">
           <Icon name="alert" size={18} />

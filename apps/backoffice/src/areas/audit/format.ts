@@ -91,7 +91,16 @@ export function niceTicks(min: number, max: number, count = 4, integer = false):
 export const shortHash = (hash: string | null): string =>
   hash ? `${hash.slice(0, 10)}…${hash.slice(-6)}` : '';
 
-/** Compact numbers for axis labels (1.2K, 3.4M in English; 1.2万 in Chinese). */
-export function compactNumber(value: number, intl: string): string {
-  return new Intl.NumberFormat(intl, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+/**
+ * An axis label: compact for large values (1.2K, 3.4M; 1.2万 in Chinese), otherwise with as many
+ * decimals as the step between ticks needs (0.01, 0.02 rather than 0, 0).
+ */
+export function axisLabel(value: number, step: number, intl: string): string {
+  if (Math.abs(value) >= 10_000)
+    return new Intl.NumberFormat(intl, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+  const decimals = step > 0 && step < 1 ? Math.min(8, Math.ceil(-Math.log10(step) - 1e-9)) : 0;
+  return new Intl.NumberFormat(intl, {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  }).format(value);
 }
