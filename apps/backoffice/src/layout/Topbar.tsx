@@ -1,5 +1,6 @@
 import type { TMenuEntry } from '@broker/contracts/permissions';
 import { useCallback, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
 import { SecurityDialog } from '../areas/access/SecurityDialog';
 import { Icon } from '../components/Icon';
@@ -101,7 +102,8 @@ export function Topbar({
           <Icon name={staff.twoFactor ? 'shield' : 'lock'} />
           {needsTwoFactor ? <span className="ac-dot" aria-hidden="true" /> : null}
         </button>
-        {securityOpen ? <SecurityDialog onClose={closeSecurity} /> : null}
+        {/* In a portal: the top bar's backdrop filter would otherwise contain the fixed dialog. */}
+        {securityOpen ? createPortal(<SecurityDialog onClose={closeSecurity} />, document.body) : null}
         <button
           type="button"
           className="bo-iconbtn bo-signout"

@@ -105,7 +105,11 @@ export function BrokersPage() {
       },
       {
         key: 'actions',
-        header: <span className="ac-sr-only">{t('admin.access.staff.actions')}</span>,
+        header: (
+          <span className="ac-sr-wrap">
+            <span className="ac-sr-only">{t('admin.access.staff.actions')}</span>
+          </span>
+        ),
         align: 'end',
         render: (b) =>
           mayEdit && !b.isDefault ? (

@@ -109,7 +109,11 @@ export function StaffPage() {
       },
       {
         key: 'actions',
-        header: <span className="ac-sr-only">{t('admin.access.staff.actions')}</span>,
+        header: (
+          <span className="ac-sr-wrap">
+            <span className="ac-sr-only">{t('admin.access.staff.actions')}</span>
+          </span>
+        ),
         align: 'end',
         render: (row) => (
           <button
