@@ -169,7 +169,7 @@ function ChainStatus({
   state: ReturnType<typeof useQuery<'adminoperationverify'>>;
   onOpen: (id: string) => void;
 }) {
-  const { t, intl, formatNumber } = useI18n();
+  const { t, intl } = useI18n();
   const report: TChain | null = state.data;
   const tone = state.status === 'error' ? 'warn' : report ? (report.intact ? 'up' : 'down') : 'muted';
   return (
@@ -185,7 +185,7 @@ function ChainStatus({
         ) : report.intact ? (
           <>
             <strong data-testid="chain-intact">
-              {t('admin.audit.chain.intact', { count: formatNumber(report.entries) })}
+              {t('admin.audit.chain.intact', { count: report.entries })}
             </strong>
             <span>
               {t('admin.audit.chain.head', {
@@ -199,7 +199,7 @@ function ChainStatus({
             <strong data-testid="chain-broken">
               {t('admin.audit.chain.broken', {
                 seq: report.broken?.seq ?? 0,
-                count: formatNumber(report.entries),
+                count: report.entries,
               })}
             </strong>
             <span>{report.broken ? t(REASON_LABEL[report.broken.reason]) : null}</span>
@@ -463,7 +463,7 @@ function ExportDialog({ filter, total, onClose }: { filter: TFilter; total: numb
     <ConfirmDialog
       title={t('admin.audit.ops.exportTitle')}
       message={t('admin.audit.ops.exportText', {
-        count: formatNumber(Math.min(total, AUDIT_EXPORT_MAX_ROWS)),
+        count: Math.min(total, AUDIT_EXPORT_MAX_ROWS),
         max: formatNumber(AUDIT_EXPORT_MAX_ROWS),
       })}
       confirmLabel={t('admin.audit.ops.exportConfirm')}

@@ -149,7 +149,7 @@ export function StatisticsPage() {
           tone: 'warning',
           value: formatDecimal(totals.volumeLots, intl),
           hint: t('admin.audit.stats.volumeHint', {
-            deals: formatNumber(totals.deals),
+            deals: totals.deals,
             notional: formatUsd(totals.notionalUsd, intl),
           }),
         },
