@@ -47,6 +47,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<TRu
       MAIL_CATCHER_PORT: '0',
       OIDC_SANDBOX_PORT: '0',
       CAPTCHA_DIFFICULTY: '8',
+      // The seeded administrator signs in with the password alone; tests of two-factor turn it on.
+      SEED_MONEY_TWO_FACTOR: 'false',
       ...(database.url.startsWith('postgres') ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
       ...env,
     },

@@ -24,6 +24,15 @@ const ZConfig = z.object({
   APP_SECRET: z.string().min(32).optional(),
   /** Password of the seeded platform administrator; generated and printed when absent. */
   ADMIN_PASSWORD: z.string().min(12).optional(),
+  /**
+   * Whether the platform broker, when first created, requires two-factor sign-in from staff who can
+   * move money (issue 6). On by default; the broker changes it on the staff page. The test suites
+   * turn it off so their administrator signs in with the password alone.
+   */
+  SEED_MONEY_TWO_FACTOR: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Seed demo data (a demo trader) on an empty database. */
   SEED_DEMO: z
     .enum(['true', 'false'])

@@ -65,13 +65,12 @@ export async function seed(
     config.ADMIN_PASSWORD ?? (existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null);
   const generated = password === null;
   password ??= strongPassword(20);
-  // The platform's first administrator signs in with the printed password alone: two-factor for
-  // money permissions starts off here (brokers created later start with it on) and the operator
-  // turns it on on the staff page once their own two-factor is set up.
+  // Staff who can move money sign in with two-factor: the first administrator holds every
+  // permission, so their first sign-in sets it up (SEED_MONEY_TWO_FACTOR=false skips that, for tests).
   await ensureAccessSettings({
     db: database.db,
     tenantId: tenant.id,
-    settings: { ...DEFAULT_ACCESS_SETTINGS, moneyTwoFactor: false },
+    settings: { ...DEFAULT_ACCESS_SETTINGS, moneyTwoFactor: config.SEED_MONEY_TWO_FACTOR },
   });
   const created = await ensureAdministrator({
     db: database.db,

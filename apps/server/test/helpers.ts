@@ -58,6 +58,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     OIDC_SANDBOX_PORT: '0',
     CAPTCHA_DIFFICULTY: '4',
     BACKOFFICE_DIST: 'apps/backoffice/dist',
+    // The seeded administrator signs in with the password alone; tests of two-factor turn it on.
+    SEED_MONEY_TWO_FACTOR: 'false',
     ...env,
   });
   const app = await buildApp(config);
