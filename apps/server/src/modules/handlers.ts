@@ -371,7 +371,25 @@ export const handlers: THandlers = {
     const startOfDay = new Date();
     startOfDay.setUTCHours(0, 0, 0, 0);
     return {
-      tenants: await count(db.selectFrom('tenants').select(sql<number>`count(*)`.as('n')).executeTakeFirst()),
+      // The platform operator sees every broker; a broker sees only itself.
+      tenants: await count(
+        db
+          .selectFrom('tenants')
+          .select(sql<number>`count(*)`.as('n'))
+          .where((eb) =>
+            eb.or([
+              eb('id', '=', tenantId),
+              eb.exists(
+                db
+                  .selectFrom('tenants as me')
+                  .select('me.id')
+                  .where('me.id', '=', tenantId)
+                  .where('me.is_default', '=', true),
+              ),
+            ]),
+          )
+          .executeTakeFirst(),
+      ),
       users: await count(
         db
           .selectFrom('users')

@@ -224,6 +224,9 @@ describe("tenant isolation: one broker's staff never reach another broker's data
     expect(platformStaff.map((s) => s.username)).not.toContain('isoadmin');
     const platformRoles = (await platform.call('adminrolelist')).body.data.roles as { id: string }[];
     expect(platformRoles.map((r) => r.id)).not.toContain(roles[0]?.id);
+    // The dashboard's head counts: a broker counts itself, the platform every broker.
+    expect((await isolated.call('adminoverview')).body.data).toMatchObject({ tenants: 1, staff: 1 });
+    expect((await platform.call('adminoverview')).body.data.tenants).toBeGreaterThanOrEqual(2);
   });
 
   it("answers not found to every change of another broker's role or staff member by id", async () => {
