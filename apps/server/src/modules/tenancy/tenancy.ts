@@ -99,11 +99,12 @@ export class TenantResolver {
       const byDomain = await this.db
         .selectFrom('tenant_domains')
         .innerJoin('tenants', 'tenants.id', 'tenant_domains.tenant_id')
-        .select(['tenants.id', 'tenants.slug', 'tenants.name'])
+        .select(['tenants.id', 'tenants.slug', 'tenants.name', 'tenants.status'])
         .where('tenant_domains.host', '=', key)
-        .where('tenants.status', '=', 'active')
         .executeTakeFirst();
-      if (byDomain) return byDomain;
+      // A suspended broker's host names answer "unknown broker", never the platform's own site.
+      if (byDomain?.status === 'suspended') throw new AppError(AppErrorCode.TENANT_UNKNOWN, { broker: key });
+      if (byDomain) return { id: byDomain.id, slug: byDomain.slug, name: byDomain.name };
       return this.db
         .selectFrom('tenants')
         .select(['id', 'slug', 'name'])
