@@ -66,6 +66,7 @@ export const AppErrorCode = {
   BROKER_SLUG_TAKEN: -6016,
   STALE_UPDATE: -6017,
   LAST_ADMINISTRATOR: -6018,
+  PACKAGE_LIMIT_REACHED: -6019,
   VALIDATION_FAILED: -9001,
   ROUTE_NOT_FOUND: -9002,
   RATE_LIMITED: -9003,
@@ -100,6 +101,7 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.CANNOT_CHANGE_SELF:
     case AppErrorCode.TWO_FACTOR_SETUP_REQUIRED:
     case AppErrorCode.MODULE_NOT_IN_PACKAGE:
+    case AppErrorCode.PACKAGE_LIMIT_REACHED:
       return 403;
     case AppErrorCode.STAFF_USERNAME_TAKEN:
     case AppErrorCode.ROLE_NAME_TAKEN:

@@ -1,4 +1,5 @@
 import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -510,10 +511,26 @@ describe('packages', () => {
     ).toMatchObject({ actorName: 'admin', target: 'packaged' });
 
     // A limit is checked where things are created (the staff limit is 1 and the broker has 1).
-    await expect(assertWithinLimit(db(), tenant.id, 'staff')).rejects.toMatchObject({ code: -6015 });
+    await expect(assertWithinLimit(db(), tenant.id, 'staff')).rejects.toMatchObject({ code: -6019 });
     await expect(assertWithinLimit(db(), tenant.id, 'customers')).resolves.toBeUndefined();
     await expect(assertWithinLimit(db(), tenant.id, 'tradingAccounts', 1000)).resolves.toBeUndefined();
     await expect(assertWithinLimit(db(), platformId, 'staff', 1000)).resolves.toBeUndefined();
+    // ...and the real paths refuse with it: one more staff member is over the broker's plan.
+    const extra = await broker.call(ROUTE_PATHS.adminstaffcreate, {
+      username: 'extra2',
+      displayName: 'Extra',
+      password: 'Extra-Staff-Password-1',
+      roleIds: [],
+    });
+    expect(extra.body.errorCode).toBe(-6019);
+    expect(
+      await db()
+        .selectFrom('staff')
+        .select('id')
+        .where('tenant_id', '=', tenant.id)
+        .where('username', '=', 'extra2')
+        .execute(),
+    ).toHaveLength(0);
 
     // The broker's own packages.edit changes nothing: only the platform defines and assigns.
     expect((await broker.call('adminpackagelist')).body.errorCode).toBe(-1009);

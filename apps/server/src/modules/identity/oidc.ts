@@ -6,6 +6,7 @@ import { COOKIE, type TCallContext, type TServices } from '../../http/context';
 import { requestLocale } from '../../i18n';
 import { newId, newToken, sha256, strongPassword } from '../../ids';
 import { recordAudit } from '../audit/audit';
+import { assertWithinLimit } from '../backoffice/audit/packages';
 import type { TTenant } from '../tenancy/tenancy';
 import { openUserSession } from './open-session';
 import { hashPassword } from './passwords';
@@ -307,6 +308,7 @@ export function registerUnionCallback(app: FastifyInstance, services: TServices)
             // Never link to an existing account by email alone: its owner binds from security settings.
             if (taken) throw new AppError(AppErrorCode.EMAIL_ALREADY_REGISTERED);
           }
+          await assertWithinLimit(db, tenant.id, 'customers');
           userId = newId();
           await db.transaction().execute(async (trx) => {
             await trx

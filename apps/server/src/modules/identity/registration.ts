@@ -5,6 +5,7 @@ import type { TCallContext } from '../../http/context';
 import { serverTranslator } from '../../i18n';
 import { newId } from '../../ids';
 import { recordAudit } from '../audit/audit';
+import { assertWithinLimit } from '../backoffice/audit/packages';
 import { SmsDeliveryError } from '../notify/sms';
 import { setPasswordEndingSessions } from './account-security';
 import { verifyChallenge } from './captcha';
@@ -123,6 +124,7 @@ export async function registerTrader(
       target.kind === 'email' ? AppErrorCode.EMAIL_ALREADY_REGISTERED : AppErrorCode.PHONE_ALREADY_REGISTERED,
     );
   }
+  await assertWithinLimit(db, ctx.tenant.id, 'customers');
   await consumeCode({
     db,
     tenantId: ctx.tenant.id,

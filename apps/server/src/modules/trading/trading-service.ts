@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { TDb } from '../../db/database';
 import type { TCallContext } from '../../http/context';
 import { recordAudit } from '../audit/audit';
+import { assertWithinLimit } from '../backoffice/audit/packages';
 import type { EngineHost } from './engine-host';
 import { currencySymbol, fromScaled, lotsToUnits, money, toScaled, unitsToLots } from './units';
 
@@ -290,6 +291,7 @@ export class TradingService {
     const existing = this.host.accountForKey(key);
     if (existing !== undefined) return this.entry(this.ownAccount(ctx, existing));
     if (held >= ACCOUNT_LIMITS[input.account_type]) throw new AppError(AppErrorCode.ACCOUNT_LIMIT_REACHED);
+    await assertWithinLimit(ctx.services.database.db, ctx.tenant.id, 'tradingAccounts');
     const accountId = await this.host.nextAccountId();
     const group = this.host.groupForNewAccount(ctx.tenant.id);
     const result = unwrap(

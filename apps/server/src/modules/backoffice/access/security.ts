@@ -18,6 +18,7 @@ import {
   type TStaffProfile,
 } from '../../identity/staff';
 import { totpMatches } from '../../identity/totp';
+import { applyPackage } from '../audit/packages';
 import { actorOf } from './common';
 import { staffMenu } from './menus';
 
@@ -40,6 +41,13 @@ async function signedInAnswer(
     tenantId: ctx.tenant.id,
   });
   if (!profile) throw new AppError(AppErrorCode.ACCOUNT_OR_PASSWORD_WRONG);
+  // Modules outside the broker's package leave the menu from the first answer on.
+  await applyPackage({
+    db: ctx.services.database.db,
+    tenantId: ctx.tenant.id,
+    staff: profile,
+    permission: null,
+  });
   setSessionCookies(ctx.reply, { token: opened.token, session: opened.session, secure: secureCookies(ctx) });
   return {
     csrfToken: opened.session.csrfToken,

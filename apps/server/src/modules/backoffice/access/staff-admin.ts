@@ -14,6 +14,7 @@ import {
   loadRoles,
   readAccessSettings,
 } from '../../identity/staff';
+import { assertWithinLimit } from '../audit/packages';
 import { actorOf, beyondActor, isDefaultTenant, isUniqueViolation, revokeStaffSessions } from './common';
 
 /** The broker's staff as the staff page lists them (one member when `staffId` is given). */
@@ -172,6 +173,7 @@ export async function createStaff(
     .where(sql<string>`lower(username)`, '=', input.username.toLowerCase())
     .executeTakeFirst();
   if (taken) throw new AppError(AppErrorCode.STAFF_USERNAME_TAKEN);
+  await assertWithinLimit(db, tenantId, 'staff');
   const id = newId();
   const passwordHash = await hashPassword(input.password);
   try {
@@ -260,6 +262,7 @@ export async function setStaffStatus(
     target.roleIds.includes(target.systemRoleId)
   )
     await keepAnAdministrator(db, tenantId, input.id, target.systemRoleId);
+  if (input.status === 'active' && target.status !== 'active') await assertWithinLimit(db, tenantId, 'staff');
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('staff')

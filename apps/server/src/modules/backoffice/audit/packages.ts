@@ -172,7 +172,7 @@ export async function assertWithinLimit(
   const used = (await packageUsage(db, tenantId))[limit];
   if (used + adding > max)
     throw new AppError(
-      AppErrorCode.MODULE_NOT_IN_PACKAGE,
+      AppErrorCode.PACKAGE_LIMIT_REACHED,
       { limit, max, used },
       `package limit ${limit} (${max}) reached`,
     );

@@ -9,6 +9,7 @@ import {
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { TCallContext } from '../../../http/context';
 import { recordAudit } from '../../audit/audit';
+import { assertWithinLimit } from '../audit/packages';
 import { applyLive } from './live';
 import { configInvalid, throwIfProblems } from './problems';
 import {
@@ -100,6 +101,8 @@ export async function saveInstrument(
     }
     const changes = changedKeys(current.config, after);
     if (changes.length === 0) return false;
+    // Turning a symbol on counts against the broker's package.
+    if (after.enabled && !current.config.enabled) await assertWithinLimit(trx, tenantId, 'symbols');
     const version = await updateInstrumentConfig(trx, {
       tenantId,
       symbol: input.symbol,
