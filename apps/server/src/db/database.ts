@@ -63,6 +63,12 @@ export async function openDatabase(options: {
     pg.types.setTypeParser(PG_INT8, (v) => v);
     pg.types.setTypeParser(PG_NUMERIC, (v) => v);
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle connection the server ends (a restart, a dropped database, admin shutdown) must not
+    // crash the process: the pool replaces it on the next query, and callers see their own errors.
+    let closing = false;
+    pool.on('error', (error) => {
+      if (!closing) console.warn(`postgres: idle connection lost (${error.message})`);
+    });
     const db = new Kysely<TDatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -88,6 +94,7 @@ export async function openDatabase(options: {
         await pool.query('select 1');
       },
       close: async () => {
+        closing = true;
         await db.destroy();
       },
     };
