@@ -123,6 +123,7 @@ describe('market configuration: instruments', () => {
       groups: [],
     });
     expect(btc.version).toMatch(/^\d{4}-\d{2}-\d{2} /);
+    expect(btc.lastQuote).toMatchObject({ bid: '67000.00', ask: '67025.00', spread: 2500 });
     prices();
     const quotes = await staff.data('adminmarketquotes');
     expect(quotes.items.find((q: { symbol: string }) => q.symbol === 'BTCUSDT')).toMatchObject({

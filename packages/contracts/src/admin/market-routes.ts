@@ -56,6 +56,17 @@ export const ZGroupOverrides = z
   .partial()
   .strict();
 
+export const ZMarketQuote = z.object({
+  symbol: z.string(),
+  /** The feed's prices and spread in points, before the broker's markup. */
+  bid: z.string(),
+  ask: z.string(),
+  spread: z.number().int(),
+  digits: z.number().int(),
+  time: z.number().int(),
+  status: z.enum(['open', 'closed']),
+});
+
 export const ZMarketInstrument = z.object({
   symbol: z.string(),
   category: z.enum(['forex', 'metals', 'energy', 'indices', 'crypto']),
@@ -70,19 +81,10 @@ export const ZMarketInstrument = z.object({
   config: ZInstrumentConfig,
   /** The account groups that override some of this instrument's terms, with their overrides. */
   groups: z.array(z.object({ groupId: z.string(), groupName: z.string(), overrides: ZGroupOverrides })),
+  /** The feed's latest quote (before the broker's markup), or null before the first tick. */
+  lastQuote: ZMarketQuote.nullable(),
   version: z.string(),
   updatedAt: z.string(),
-});
-
-export const ZMarketQuote = z.object({
-  symbol: z.string(),
-  /** The feed's prices and spread in points, before the broker's markup. */
-  bid: z.string(),
-  ask: z.string(),
-  spread: z.number().int(),
-  digits: z.number().int(),
-  time: z.number().int(),
-  status: z.enum(['open', 'closed']),
 });
 
 export const ZAccountGroup = z.object({

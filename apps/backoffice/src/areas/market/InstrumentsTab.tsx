@@ -66,7 +66,7 @@ export function InstrumentsTab() {
   const rows = category === 'all' ? items : items.filter((i) => i.category === category);
 
   const columns: TColumn<TMarketInstrument>[] = useMemo(() => {
-    const quoteOf = (row: TMarketInstrument) => quotes.get(row.symbol);
+    const quoteOf = (row: TMarketInstrument) => quotes.get(row.symbol) ?? row.lastQuote ?? undefined;
     const leverage = (row: TMarketInstrument) => row.config.maxLeverage ?? row.defaultLeverage;
     return [
       {
@@ -241,7 +241,7 @@ export function InstrumentsTab() {
         <InstrumentDrawer
           key={selected.version}
           instrument={selected}
-          quote={quotes.get(selected.symbol)}
+          quote={quotes.get(selected.symbol) ?? selected.lastQuote ?? undefined}
           onClose={() => setEditing(null)}
           onReload={list.reload}
           onSaved={(answer) => {

@@ -9,6 +9,7 @@ import {
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { TCallContext } from '../../../http/context';
 import { recordAudit } from '../../audit/audit';
+import type { TQuote } from '../../market/market-service';
 import { assertWithinLimit } from '../audit/packages';
 import { applyLive } from './live';
 import { configInvalid, throwIfProblems } from './problems';
@@ -22,7 +23,24 @@ import {
   updateInstrumentConfig,
 } from './store';
 
-function toInstrument(record: TInstrumentRecord, terms: readonly TGroupTermsRecord[]): TMarketInstrument {
+function toQuote(quote: TQuote): TMarketQuote {
+  return {
+    symbol: quote.symbol,
+    bid: quote.bid,
+    ask: quote.ask,
+    spread: quote.spread,
+    digits: quote.digits,
+    time: quote.time,
+    status: quote.status,
+  };
+}
+
+function toInstrument(
+  ctx: TCallContext,
+  record: TInstrumentRecord,
+  terms: readonly TGroupTermsRecord[],
+): TMarketInstrument {
+  const quote = ctx.services.market.quote(record.symbol);
   return {
     symbol: record.symbol,
     category: record.category,
@@ -38,6 +56,7 @@ function toInstrument(record: TInstrumentRecord, terms: readonly TGroupTermsReco
     groups: terms
       .filter((t) => t.symbol === record.symbol)
       .map((t) => ({ groupId: t.groupId, groupName: t.groupName, overrides: t.overrides })),
+    lastQuote: quote ? toQuote(quote) : null,
     version: record.version,
     updatedAt: record.updatedAt,
   };
@@ -50,7 +69,7 @@ export async function listInstruments(ctx: TCallContext): Promise<TMarketInstrum
     listInstrumentRecords(db, ctx.tenant.id),
     listGroupTerms(db, ctx.tenant.id),
   ]);
-  return records.map((r) => toInstrument(r, terms));
+  return records.map((r) => toInstrument(ctx, r, terms));
 }
 
 /** The feed's latest quote of each of the broker's instruments (before the broker's markup). */
@@ -60,15 +79,7 @@ export async function marketQuotes(ctx: TCallContext): Promise<TMarketQuote[]> {
     .select('symbol')
     .where('tenant_id', '=', ctx.tenant.id)
     .execute();
-  return ctx.services.market.quotes(symbols.map((s) => s.symbol)).map((q) => ({
-    symbol: q.symbol,
-    bid: q.bid,
-    ask: q.ask,
-    spread: q.spread,
-    digits: q.digits,
-    time: q.time,
-    status: q.status,
-  }));
+  return ctx.services.market.quotes(symbols.map((s) => s.symbol)).map(toQuote);
 }
 
 /**
@@ -135,5 +146,5 @@ export async function saveInstrument(
     listGroupTerms(db, tenantId, { symbol: input.symbol }),
   ]);
   if (!record) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
-  return { item: toInstrument(record, terms), changed, applied };
+  return { item: toInstrument(ctx, record, terms), changed, applied };
 }
