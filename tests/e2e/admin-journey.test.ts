@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../apps/server/test/helpers';
+import { Trader } from '../../apps/server/test/trader';
+import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+
+/**
+ * The issue's broker scenario across areas: a role and a staff member, a restricted account that
+ * refuses the trader's next order, a wider spread in the portal's quotes, a staff member refused a
+ * call outside their role — and every one of those changes in the operation history, chain intact.
+ * Each area's own browser test drives its page in detail; this one checks they add up.
+ */
+let server: TRunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(page: Page, username: string, password: string) {
+  await page.goto(`${server.baseUrl}/admin/login`);
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
+    page.locator('button[type=submit]').click(),
+  ]);
+}
+
+async function staffPage(username: string, password: string) {
+  const context = await newContext(browser);
+  await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
+  const page = await context.newPage();
+  await signIn(page, username, password);
+  return { context, page };
+}
+
+/** A back-office call made from the signed-in page, as its own code would (cookie and CSRF header). */
+function call(page: Page, path: string, body: Record<string, unknown> = {}) {
+  return page.evaluate(
+    async ([path, body]) => {
+      const csrf = document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('admin_csrf='))
+        ?.slice('admin_csrf='.length);
+      const response = await fetch(path as string, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-csrf-token': decodeURIComponent(csrf ?? ''),
+          LanguageCode: 'en',
+        },
+        body: JSON.stringify(body),
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: answers of several routes
+      return { status: response.status, body: (await response.json()) as any };
+    },
+    [path, body] as const,
+  );
+}
+
+async function spreadOf(symbol: string): Promise<number> {
+  const answer = await new ApiClient(server.baseUrl).post(ROUTE_PATHS.currencydetail, { symbol });
+  return answer.body.data.quote.spread as number;
+}
+
+describe('a broker’s changes add up, and the operation history shows them all', () => {
+  it('role and staff, restriction, spread, a refused call — each in the hash-chained history', async () => {
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const { context, page } = await staffPage('admin', ADMIN_PASSWORD);
+
+    // A role that may look at customers but not restrict them, and a staff member in it.
+    const role = await call(page, ROUTE_PATHS.adminrolesave, {
+      name: 'Desk viewer',
+      description: 'Reads customers',
+      parentId: null,
+      permissions: ['users.view'],
+    });
+    expect(role.body.success, role.body.message).toBe(true);
+    const staff = await call(page, ROUTE_PATHS.adminstaffcreate, {
+      username: 'desk1',
+      displayName: 'Desk One',
+      password: 'Desk-Password-2026',
+      roleIds: [role.body.data.id],
+    });
+    expect(staff.body.success, staff.body.message).toBe(true);
+
+    // The administrator restricts opening on the trader's account: the next order is refused.
+    const restricted = await call(page, ROUTE_PATHS.admincustomerrestrict, {
+      userId: trader.userId,
+      accountId,
+      restrictions: {
+        noOpen: true,
+        noClose: false,
+        noTakeProfit: false,
+        noStopLoss: false,
+        noWithdraw: false,
+      },
+      idempotencyKey: randomUUID(),
+    });
+    expect(restricted.body.success, restricted.body.message).toBe(true);
+    const refused = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
+    expect(refused.body.errorCode).toBe(-3008);
+    expect(refused.body.message).toMatch(/restrict/i);
+
+    // A wider BTCUSDT spread reaches the portal's quotes within a second.
+    const before = await spreadOf('BTCUSDT');
+    const instruments = await call(page, ROUTE_PATHS.adminmarketinstruments);
+    const btc = instruments.body.data.items.find((i: { symbol: string }) => i.symbol === 'BTCUSDT');
+    const started = Date.now();
+    const saved = await call(page, ROUTE_PATHS.adminmarketinstrumentsave, {
+      symbol: 'BTCUSDT',
+      version: btc.version,
+      config: { ...btc.config, markupPoints: btc.config.markupPoints + 5000 },
+    });
+    expect(saved.body.success, saved.body.message).toBe(true);
+    await expect
+      .poll(() => spreadOf('BTCUSDT'), { timeout: 1000, interval: 50 })
+      .toBeGreaterThanOrEqual(before + 4000);
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    // The new staff member sees customers but the server refuses the restriction call (403).
+    const desk = await staffPage('desk1', 'Desk-Password-2026');
+    const forbidden = await call(desk.page, ROUTE_PATHS.admincustomerrestrict, {
+      userId: trader.userId,
+      accountId,
+      restrictions: {
+        noOpen: false,
+        noClose: false,
+        noTakeProfit: false,
+        noStopLoss: false,
+        noWithdraw: false,
+      },
+      idempotencyKey: randomUUID(),
+    });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.errorCode).toBe(-1009);
+    await desk.context.close();
+
+    // Every change is in the operation history, and the chain is intact.
+    await page.goto(`${server.baseUrl}/admin/operations`);
+    await expect
+      .poll(() => page.locator('[data-testid=chain-intact]').textContent(), { timeout: 10_000 })
+      .toMatch(/^Chain intact \(\d+ entries\)$/);
+    for (const action of [
+      'access.role.create',
+      'access.staff.create',
+      'customers.account.restrict',
+      'market.instrumentUpdate',
+    ]) {
+      await page.locator('[data-testid=filter-action]').fill(action);
+      await page.locator('[data-testid=filter-apply]').click();
+      // The filtered answer is on screen: the address holds the filter and the table is not loading.
+      await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe(action);
+      await expect
+        .poll(() => page.locator('[data-testid=operations-table]').getAttribute('data-loading'))
+        .toBe('false');
+      // Every row on screen is that action, and there is at least one, made by the administrator.
+      await expect
+        .poll(() => page.locator('[data-testid=operations-row] code.audit-code').allTextContents(), {
+          timeout: 10_000,
+        })
+        .toEqual(expect.arrayContaining([action]));
+      const shown = await page.locator('[data-testid=operations-row] code.audit-code').allTextContents();
+      expect(new Set(shown)).toEqual(new Set([action]));
+      expect(await page.locator('[data-testid=operations-row]').first().textContent()).toContain('admin');
+    }
+    await context.close();
+  }, 120_000);
+});
