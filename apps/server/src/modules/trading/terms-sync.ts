@@ -1,4 +1,5 @@
 import { DEFAULT_INSTRUMENTS, type TInstrumentSpec } from '@broker/domain/market/instruments';
+import type { TGroupOverrides } from '@broker/domain/market/market-config';
 import type { TSessionWindow } from '@broker/domain/market/sessions';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { compileInstrument, type TInstrumentTerms } from '@broker/domain/trading/instrument-terms';
@@ -13,21 +14,6 @@ import { newId } from '../../ids';
  * calls `applyMarketConfig`; when it resolves, new orders and the portal's quotes follow the new
  * terms (the design is in docs/adr/007-market-configuration.md).
  */
-
-/** A group's overrides of one instrument (camelCase, as stored in instrument_group_terms.overrides). */
-export interface TGroupOverrides {
-  enabled?: boolean;
-  closeOnly?: boolean;
-  shortAllowed?: boolean;
-  minVolume?: string;
-  volumeStep?: string;
-  maxVolume?: string;
-  maxLeverage?: number;
-  swapLong?: string;
-  swapShort?: string;
-  commissionPerLot?: string;
-  sessions?: TSessionWindow[];
-}
 
 /** One instrument row of the broker's catalogue, as the database answers it. */
 export interface TInstrumentRow {
