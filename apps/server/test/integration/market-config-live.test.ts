@@ -138,4 +138,41 @@ describe('market configuration reaches the engine and the portal without a resta
     const ok = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
     expect(ok.body.success, ok.body.message).toBe(true);
   });
+
+  it('margins a large position at its leverage tier, from the broker’s saved tiers', async () => {
+    const db = server.app.services.database.db;
+    await db
+      .updateTable('instruments')
+      .set({
+        leverage_tiers: JSON.stringify([
+          { upToLots: '0.05', maxLeverage: 10 },
+          { upToLots: '1', maxLeverage: 5 },
+        ]),
+      } as never)
+      .where('tenant_id', '=', defaultTenant)
+      .where('symbol', '=', 'BTCUSDT')
+      .execute();
+    await applyMarketConfig(server.app.services, defaultTenant);
+    const trader = await Trader.signIn(server.baseUrl);
+    const accounts = (await trader.call('/api/v1/account/list')).body.data as { account_id: number }[];
+    const accountId = accounts[0]!.account_id;
+    await trader.call('/api/v1/order/closeall', {
+      account_id: accountId,
+      idempotencyKey: crypto.randomUUID(),
+    });
+    const small = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
+    const large = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
+    expect(large.body.success, large.body.message).toBe(true);
+    const positions = (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data as {
+      order_id: number;
+      margin: string;
+      open_price: string;
+    }[];
+    const byTicket = new Map(positions.map((p) => [p.order_id, p]));
+    const smallRow = byTicket.get(small.body.data.ticket)!;
+    const largeRow = byTicket.get(large.body.data.ticket)!;
+    // 0.01 lot at the first tier's 1:10, 0.10 lot at the second tier's 1:5 (margin rounds up to a cent).
+    expect(Number(smallRow.margin)).toBeCloseTo((Number(smallRow.open_price) * 0.01) / 10, 1);
+    expect(Number(largeRow.margin)).toBeCloseTo((Number(largeRow.open_price) * 0.1) / 5, 1);
+  });
 });

@@ -17,7 +17,7 @@ import {
 } from './calculations';
 import type { TTradingErrorCode } from './errors';
 import { PositionBucket } from './exposure';
-import type { TInstrumentTerms } from './instrument-terms';
+import { type TInstrumentTerms, tierLeverage } from './instrument-terms';
 import {
   applyMarkup,
   CONVERSION_IDENTITY,
@@ -1071,7 +1071,8 @@ export class TradingEngine {
       terms.commissionPerLotMinor > 0 ? this.converter(terms.commissionCurrency, account.currency) : null;
     if (marginConv?.rates === undefined || profitConv?.rates === undefined) return 'NO_PRICE';
     if (commissionConv !== null && commissionConv?.rates === undefined) return 'NO_PRICE';
-    const leverage = Math.min(account.leverage, terms.maxLeverage);
+    // The symbol's cap, lowered for large positions by its leverage tiers.
+    const leverage = Math.min(account.leverage, tierLeverage(terms, volume));
     const margin = marginMinor({
       volume,
       contractSize: terms.contractSize,

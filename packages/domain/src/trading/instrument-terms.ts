@@ -23,6 +23,11 @@ export interface TInstrumentTerms {
   maxVolume: number;
   /** The highest leverage the symbol allows; an account's own leverage can only lower it. */
   maxLeverage: number;
+  /**
+   * Lower caps for larger positions, ascending in size: a position of up to `upToVolume` hundredths of
+   * a lot is margined at no more than `maxLeverage`; above the last tier, the last tier applies.
+   */
+  leverageTiers: readonly { upToVolume: number; maxLeverage: number }[];
   marginCurrency: string;
   /** Margin is computed in the quote currency (price x contract / leverage) rather than the base. */
   marginInQuote: boolean;
@@ -53,6 +58,7 @@ export type TInstrumentOverrides = Partial<
     | 'commissionPerLotMinor'
     | 'commissionCurrency'
     | 'maxLeverage'
+    | 'leverageTiers'
     | 'sessions'
   >
 >;
@@ -61,6 +67,19 @@ function rationalOf(text: string): TRate {
   const fraction = text.split('.')[1] ?? '';
   const decimals = fraction.length;
   return rate(parseScaled(text, decimals), POW10[decimals] ?? 10 ** decimals);
+}
+
+/** The leverage cap of a position of `volume` hundredths of a lot under the symbol's tiers. */
+export function tierLeverage(
+  terms: Pick<TInstrumentTerms, 'maxLeverage' | 'leverageTiers'>,
+  volume: number,
+): number {
+  let cap = terms.maxLeverage;
+  const tiers = terms.leverageTiers;
+  if (tiers.length === 0) return cap;
+  const tier = tiers.find((t) => volume <= t.upToVolume) ?? tiers[tiers.length - 1];
+  if (tier && tier.maxLeverage < cap) cap = tier.maxLeverage;
+  return cap;
 }
 
 /** Compiles a catalogue entry (and the broker's overrides) into integer trading terms. */
@@ -82,6 +101,7 @@ export function compileInstrument(
     volumeStep: parseScaled(spec.volumeStep, 2),
     maxVolume: parseScaled(spec.maxVolume, 2),
     maxLeverage: spec.defaultLeverage,
+    leverageTiers: [],
     marginCurrency: spec.marginCurrency,
     marginInQuote: spec.marginCurrency !== spec.base,
     profitCurrency: spec.profitCurrency,

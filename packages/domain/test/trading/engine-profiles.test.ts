@@ -143,4 +143,31 @@ describe('terms profiles (a broker’s account groups)', () => {
     const closed = r.tick('EURUSD', '1.08610', '1.08620');
     expect(closed.some((e) => e.type === 'position_closed' && e.positionId === opened.ticket)).toBe(true);
   });
+
+  it('margins larger positions at their leverage tier', () => {
+    const engine = new TradingEngine({
+      ...engineConfig(),
+      profiles: {
+        tiered: profileTerms({
+          EURUSD: {
+            leverageTiers: [
+              { upToVolume: 100, maxLeverage: 100 },
+              { upToVolume: 500, maxLeverage: 50 },
+            ],
+          },
+        }),
+      },
+    });
+    const h = new Harness({}, engine);
+    h.seedQuotes();
+    h.createAccount(1, { profile: 'tiered', leverage: 100, initialBalance: 10_000_000 });
+    const small = h.ok({ type: 'open_market', accountId: 1, symbol: 'EURUSD', side: 'buy', volume: 100 });
+    const large = h.ok({ type: 'open_market', accountId: 1, symbol: 'EURUSD', side: 'buy', volume: 200 });
+    const beyond = h.ok({ type: 'open_market', accountId: 1, symbol: 'EURUSD', side: 'buy', volume: 600 });
+    const margin = (ticket: number | null) => h.engine.position(ticket as number)?.margin as number;
+    // 1 lot at 1:100; 2 lots at the second tier's 1:50 (four times the margin of 1 lot);
+    // 6 lots are above the last tier, which still applies.
+    expect(margin(large.ticket)).toBe(margin(small.ticket) * 4);
+    expect(margin(beyond.ticket)).toBe(margin(small.ticket) * 12);
+  });
 });

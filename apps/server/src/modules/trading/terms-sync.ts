@@ -1,5 +1,5 @@
 import { DEFAULT_INSTRUMENTS, type TInstrumentSpec } from '@broker/domain/market/instruments';
-import type { TGroupOverrides } from '@broker/domain/market/market-config';
+import type { TGroupOverrides, TLeverageTier } from '@broker/domain/market/market-config';
 import type { TSessionWindow } from '@broker/domain/market/sessions';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { compileInstrument, type TInstrumentTerms } from '@broker/domain/trading/instrument-terms';
@@ -33,6 +33,12 @@ export interface TInstrumentRow {
   stops_level_points: number;
   commission_per_lot: string;
   max_leverage: number | null;
+  leverage_tiers?: unknown;
+}
+
+function tiersOf(value: unknown): TLeverageTier[] {
+  const list = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(list) ? (list as TLeverageTier[]) : [];
 }
 
 export interface TGroupConfig {
@@ -97,6 +103,10 @@ export function compileTerms(
     commissionPerLotMinor: parseScaled(commission, 2),
     commissionCurrency: 'USD',
     maxLeverage: overrides.maxLeverage ?? row.max_leverage ?? row.default_leverage,
+    leverageTiers: (overrides.leverageTiers ?? tiersOf(row.leverage_tiers)).map((t) => ({
+      upToVolume: parseScaled(tidyDecimal(t.upToLots), 2),
+      maxLeverage: t.maxLeverage,
+    })),
   });
   return { spec, terms };
 }
