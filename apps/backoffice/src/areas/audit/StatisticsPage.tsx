@@ -7,10 +7,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle, useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
+import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import { DayChart } from './Chart';
 import { formatDecimal, formatUsd, presetRange, rangeDays, type TPreset, utcToday } from './format';
-import { Segmented } from './Segmented';
 import './audit.css';
 
 type TStats = TRouteOutput<'adminstatsdaily'>;
@@ -206,6 +206,7 @@ export function StatisticsPage() {
       <section className="card audit-toolbar" aria-label={t('admin.audit.stats.controls')}>
         <div className="audit-toolbar-row">
           <Segmented
+            classPrefix="audit-seg"
             value={preset}
             onChange={choosePreset}
             label={t('admin.audit.stats.range')}
@@ -218,6 +219,7 @@ export function StatisticsPage() {
             ]}
           />
           <Segmented
+            classPrefix="audit-seg"
             value={scope}
             onChange={(value) => update({ scope: value })}
             label={t('admin.audit.stats.scope')}

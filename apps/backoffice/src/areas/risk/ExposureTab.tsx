@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
 import { sortNumber, tone, usePolling, useRiskFormat } from './format';
-import { ScopeSelect, type TScope } from './Segmented';
+import { ScopeSelect, type TScope } from './ScopeSelect';
 
 type TExposure = TRouteOutput<'adminriskexposure'>;
 type TSymbolRow = TExposure['symbols'][number];

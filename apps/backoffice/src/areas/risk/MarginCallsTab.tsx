@@ -5,7 +5,7 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
 import { sortNumber, usePolling, useRiskFormat } from './format';
-import { ScopeSelect, type TScope } from './Segmented';
+import { ScopeSelect, type TScope } from './ScopeSelect';
 
 type TRow = TRouteOutput<'adminriskmargincalls'>[number];
 

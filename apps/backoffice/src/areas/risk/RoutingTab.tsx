@@ -5,10 +5,10 @@ import { Can } from '../../kit/Can';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
+import { Segmented } from '../../kit/Segmented';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
 import { tone, usePolling, useRiskFormat } from './format';
-import { Segmented } from './Segmented';
 
 type TRules = TRouteOutput<'adminriskrules'>;
 type TRule = TRules['rules'][number];
@@ -659,6 +659,7 @@ function HedgesSection() {
           testId="risk-hedges"
           toolbar={
             <Segmented
+              classPrefix="risk-seg"
               value={filter}
               onChange={setFilter}
               label={t('admin.risk.hedges.filter')}

@@ -3,9 +3,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import { sortNumber, tone, usePolling, useRiskFormat } from './format';
-import { ScopeSelect, Segmented, type TScope } from './Segmented';
+import { ScopeSelect, type TScope } from './ScopeSelect';
 
 type TTrader = TRouteOutput<'adminriskwinners'>['winners'][number];
 type TPeriod = 'today' | '7d' | '30d';
@@ -72,6 +73,7 @@ export function TradersTab() {
     <div className="risk-tab-body">
       <div className="risk-toolbar">
         <Segmented
+          classPrefix="risk-seg"
           value={period}
           onChange={setPeriod}
           label={t('admin.risk.period.label')}
