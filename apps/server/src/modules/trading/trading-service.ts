@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { TRouteCatalogue, TRouteName, TRouteOutput } from '@broker/contracts/routes';
 import { AppError, AppErrorCode, type TAppErrorCode } from '@broker/domain/result-codes';
 import { AccountType, type TAccountType, type TTradeType } from '@broker/domain/trading/calculations';
@@ -35,6 +35,18 @@ export interface THistoryQuery {
 }
 
 /** Engine rejections as the client's stable codes (spec 8 texts where the spec names them). */
+/** Order-signing keys by session cipher key (base64), made once per session rather than per order. */
+const signingKeys = new Map<string, KeyObject>();
+function signingKey(cipherKey: string): KeyObject {
+  let key = signingKeys.get(cipherKey);
+  if (!key) {
+    if (signingKeys.size >= 10_000) signingKeys.clear();
+    key = createSecretKey(Buffer.from(cipherKey, 'base64'));
+    signingKeys.set(cipherKey, key);
+  }
+  return key;
+}
+
 const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
   INSUFFICIENT_MARGIN: AppErrorCode.INSUFFICIENT_MARGIN,
   MARGIN_LEVEL_TOO_LOW: AppErrorCode.MARGIN_LEVEL_TOO_LOW,
@@ -427,7 +439,7 @@ export class TradingService {
       symbol: input.symbol.toUpperCase(),
       nonce: input.nonce,
     });
-    const expected = createHmac('sha256', Buffer.from(key, 'base64')).update(message).digest();
+    const expected = createHmac('sha256', signingKey(key)).update(message).digest();
     const given = Buffer.from(input.signature, 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       throw new AppError(AppErrorCode.ORDER_SIGNATURE_INVALID);
