@@ -1,12 +1,11 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
-import { useQuery } from '../../kit/useApi';
-import { sortNumber, tone, usePolling, useRiskFormat } from './format';
+import { sortNumber, tone, useRiskFormat } from './format';
 import { ScopeSelect, type TScope } from './ScopeSelect';
+import { customerColumn, TableSection, usePolledQuery } from './ui';
 
 type TExposure = TRouteOutput<'adminriskexposure'>;
 type TSymbolRow = TExposure['symbols'][number];
@@ -20,11 +19,7 @@ export function ExposureTab() {
   const { t } = useI18n();
   const f = useRiskFormat();
   const [scope, setScope] = useState<TScope>('real');
-  const query = useQuery('adminriskexposure', { scope, top: 20 });
-  usePolling(query.reload, POLL_MS);
-  const data = query.data;
-  const error = query.status === 'error' ? query.error.message : null;
-  const firstLoad = query.status === 'loading' && !data;
+  const { data, error, firstLoad, reload } = usePolledQuery('adminriskexposure', { scope, top: 20 }, POLL_MS);
 
   const symbolColumns: TColumn<TSymbolRow>[] = [
     {
@@ -138,17 +133,7 @@ export function ExposureTab() {
     { key: 'symbols', header: t('admin.risk.col.topSymbols'), render: (r) => symbolsCell(r.symbols) },
   ];
   const customerColumns: TColumn<TCustomerRow>[] = [
-    {
-      key: 'customer',
-      header: t('admin.risk.col.customer'),
-      render: (r) => (
-        <Link to={`/users/${r.userId}`} className="risk-who">
-          <strong>{r.name || r.email}</strong>
-          <span>{r.email}</span>
-        </Link>
-      ),
-      sortValue: (r) => r.name,
-    },
+    customerColumn(t('admin.risk.col.customer'), (r) => r.name),
     ...holderColumns<TCustomerRow>(),
   ];
   const groupColumns: TColumn<TGroupRow>[] = [
@@ -227,31 +212,23 @@ export function ExposureTab() {
         </article>
       </section>
 
-      <section className="bo-section">
-        <div className="bo-section-head">
-          <h2>{t('admin.risk.symbols.title')}</h2>
-          <p>{t('admin.risk.symbols.text')}</p>
-        </div>
+      <TableSection title={t('admin.risk.symbols.title')} text={t('admin.risk.symbols.text')}>
         <DataTable
           rows={data?.symbols ?? []}
           columns={symbolColumns}
           rowKey={(r) => r.symbol}
           loading={firstLoad}
           error={error}
-          onRetry={query.reload}
+          onRetry={reload}
           empty={t('admin.risk.symbols.empty')}
           testId="risk-symbols"
           rowTestId="risk-symbol-row"
           pageSize={50}
         />
-      </section>
+      </TableSection>
 
       <div className="risk-columns">
-        <section className="bo-section">
-          <div className="bo-section-head">
-            <h2>{t('admin.risk.customers.title')}</h2>
-            <p>{t('admin.risk.customers.text')}</p>
-          </div>
+        <TableSection title={t('admin.risk.customers.title')} text={t('admin.risk.customers.text')}>
           <DataTable
             rows={data?.customers ?? []}
             columns={customerColumns}
@@ -260,12 +237,8 @@ export function ExposureTab() {
             empty={t('admin.risk.customers.empty')}
             testId="risk-customers"
           />
-        </section>
-        <section className="bo-section">
-          <div className="bo-section-head">
-            <h2>{t('admin.risk.groups.title')}</h2>
-            <p>{t('admin.risk.groups.text')}</p>
-          </div>
+        </TableSection>
+        <TableSection title={t('admin.risk.groups.title')} text={t('admin.risk.groups.text')}>
           <DataTable
             rows={data?.groups ?? []}
             columns={groupColumns}
@@ -274,7 +247,7 @@ export function ExposureTab() {
             empty={t('admin.risk.groups.empty')}
             testId="risk-groups"
           />
-        </section>
+        </TableSection>
       </div>
     </div>
   );

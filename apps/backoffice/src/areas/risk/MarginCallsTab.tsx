@@ -1,11 +1,11 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
 import { sortNumber, usePolling, useRiskFormat } from './format';
 import { ScopeSelect, type TScope } from './ScopeSelect';
+import { customerColumn } from './ui';
 
 type TRow = TRouteOutput<'adminriskmargincalls'>[number];
 
@@ -35,16 +35,7 @@ export function MarginCallsTab() {
       ),
       sortValue: (r) => r.accountId,
     },
-    {
-      key: 'customer',
-      header: t('admin.risk.col.customer'),
-      render: (r) => (
-        <Link to={`/users/${r.userId}`} className="risk-who">
-          <strong>{r.name || r.email}</strong>
-          <span>{r.email}</span>
-        </Link>
-      ),
-    },
+    customerColumn(t('admin.risk.col.customer')),
     {
       key: 'level',
       header: t('admin.risk.col.marginLevel'),

@@ -1,12 +1,11 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Segmented } from '../../kit/Segmented';
-import { useQuery } from '../../kit/useApi';
-import { sortNumber, tone, usePolling, useRiskFormat } from './format';
+import { sortNumber, tone, useRiskFormat } from './format';
 import { ScopeSelect, type TScope } from './ScopeSelect';
+import { customerColumn, TableSection, usePolledQuery } from './ui';
 
 type TTrader = TRouteOutput<'adminriskwinners'>['winners'][number];
 type TPeriod = 'today' | '7d' | '30d';
@@ -17,22 +16,13 @@ export function TradersTab() {
   const f = useRiskFormat();
   const [scope, setScope] = useState<TScope>('real');
   const [period, setPeriod] = useState<TPeriod>('today');
-  const query = useQuery('adminriskwinners', { period, scope, limit: 10 });
-  usePolling(query.reload, 5_000);
-  const data = query.data;
-  const error = query.status === 'error' ? query.error.message : null;
-  const firstLoad = query.status === 'loading' && !data;
+  const { data, error, firstLoad, reload } = usePolledQuery(
+    'adminriskwinners',
+    { period, scope, limit: 10 },
+    5_000,
+  );
   const columns: TColumn<TTrader>[] = [
-    {
-      key: 'customer',
-      header: t('admin.risk.col.customer'),
-      render: (r) => (
-        <Link to={`/users/${r.userId}`} className="risk-who">
-          <strong>{r.name || r.email}</strong>
-          <span>{r.email}</span>
-        </Link>
-      ),
-    },
+    customerColumn(t('admin.risk.col.customer')),
     {
       key: 'total',
       header: t('admin.risk.col.total'),
@@ -88,25 +78,19 @@ export function TradersTab() {
       </div>
       <p className="risk-note">{t('admin.risk.traders.text')}</p>
       <div className="risk-columns">
-        <section className="bo-section">
-          <div className="bo-section-head">
-            <h2>{t('admin.risk.traders.winners')}</h2>
-          </div>
+        <TableSection title={t('admin.risk.traders.winners')}>
           <DataTable
             rows={data?.winners ?? []}
             columns={columns}
             rowKey={(r) => r.userId}
             loading={firstLoad}
             error={error}
-            onRetry={query.reload}
+            onRetry={reload}
             empty={t('admin.risk.traders.noWinners')}
             testId="risk-winners"
           />
-        </section>
-        <section className="bo-section">
-          <div className="bo-section-head">
-            <h2>{t('admin.risk.traders.losers')}</h2>
-          </div>
+        </TableSection>
+        <TableSection title={t('admin.risk.traders.losers')}>
           <DataTable
             rows={data?.losers ?? []}
             columns={columns}
@@ -115,7 +99,7 @@ export function TradersTab() {
             empty={t('admin.risk.traders.noLosers')}
             testId="risk-losers"
           />
-        </section>
+        </TableSection>
       </div>
     </div>
   );
