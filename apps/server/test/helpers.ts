@@ -153,3 +153,18 @@ export class ApiClient {
     };
   }
 }
+
+let lastTickTime = 0;
+/**
+ * Pushes a quote (prices with 2 digits) through the test server's market service, as the feed
+ * would: at the real time, each tick strictly later than the one before.
+ */
+export function pushTick(server: TTestServer, symbol: string, bid: number, ask: number) {
+  lastTickTime = Math.max(lastTickTime + 1, Date.now());
+  server.app.services.market.onTick({
+    symbol,
+    time: lastTickTime,
+    bid: Math.round(bid * 100),
+    ask: Math.round(ask * 100),
+  });
+}

@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AccountStream, SESSION_ENDED_CLOSE_CODE } from '../../src/modules/trading/account-stream';
-import { startTestServer, type TTestServer } from '../helpers';
+import { pushTick, startTestServer, type TTestServer } from '../helpers';
 import { Trader } from '../trader';
 
 let server: TTestServer;
-let time = 0;
-/** Pushes a BTCUSDT quote (2 digits) through the market service, as the feed would, at the real time. */
-function tick(bid: number, ask = bid + 25) {
-  time = Math.max(time + 1, Date.now());
-  server.app.services.market.onTick({
-    symbol: 'BTCUSDT',
-    time,
-    bid: Math.round(bid * 100),
-    ask: Math.round(ask * 100),
-  });
-}
+/** Pushes a BTCUSDT quote through the market service, as the feed would, at the real time. */
+const tick = (bid: number, ask = bid + 25) => pushTick(server, 'BTCUSDT', bid, ask);
 
 beforeAll(async () => {
   // Crypto trades every day; prices come from the test.

@@ -12,6 +12,7 @@ import { hashPassword } from '../../src/modules/identity/passwords';
 import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { StaffClient } from '../staff';
 
 let server: TTestServer;
 let platformId = '';
@@ -32,45 +33,20 @@ const db = () => server.app.services.database.db;
 const otp = () =>
   new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(TOTP_SECRET) }).generate();
 
+const auditPath = (name: string) =>
+  name in AUDIT_PATHS ? AUDIT_PATHS[name as keyof typeof AUDIT_PATHS] : name;
+
 /** A staff member signed in over HTTP (two-factor on, as money permissions require). */
-class Staff {
-  readonly api = new ApiClient(server.baseUrl);
-  csrf = '';
-  permissions: string[] = [];
-  constructor(readonly broker?: string) {
-    this.api.cookies.set('lang', 'en');
-  }
-
-  static async signIn(username: string, password: string, broker?: string) {
-    const staff = new Staff(broker);
-    await db()
-      .updateTable('staff')
-      .set({ totp_secret: TOTP_SECRET })
-      .where('username', '=', username)
-      .execute();
-    const answer = await staff.api.post('/api/v1/admin/auth/login', {
-      username,
-      password,
-      otp: otp(),
-      ...(broker ? { Hostspecific: broker } : {}),
-    });
-    if (!answer.body.success) throw new Error(`staff sign-in failed: ${answer.body.message}`);
-    staff.csrf = answer.body.data.csrfToken;
-    staff.permissions = answer.body.data.staff.permissions;
-    return staff;
-  }
-
-  call(name: keyof typeof AUDIT_PATHS | string, input: Record<string, unknown> = {}) {
-    const path = name in AUDIT_PATHS ? AUDIT_PATHS[name as keyof typeof AUDIT_PATHS] : name;
-    return this.api.post(
-      path,
-      { ...input, ...(this.broker ? { Hostspecific: this.broker } : {}) },
-      { 'x-csrf-token': this.csrf },
-    );
-  }
+async function signInStaff(username: string, password: string, broker?: string) {
+  await db()
+    .updateTable('staff')
+    .set({ totp_secret: TOTP_SECRET })
+    .where('username', '=', username)
+    .execute();
+  return new StaffClient(server.baseUrl, auditPath, broker).signIn(username, password, otp());
 }
 
-const admin = () => Staff.signIn('admin', TEST_ADMIN_PASSWORD);
+const admin = () => signInStaff('admin', TEST_ADMIN_PASSWORD);
 
 /** A staff member of a broker holding exactly `permissions`. */
 async function staffWith(username: string, permissions: string[], tenantId = platformId, broker?: string) {
@@ -92,7 +68,7 @@ async function staffWith(username: string, permissions: string[], tenantId = pla
     })
     .execute();
   await db().insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
-  return Staff.signIn(username, PASSWORD, broker);
+  return signInStaff(username, PASSWORD, broker);
 }
 
 /** A second broker with its own administrator (created the way the platform creates brokers). */
@@ -104,7 +80,7 @@ async function secondBroker(slug: string) {
     hosts: [`${slug}.example.test`],
   });
   await ensureAdministrator({ db: db(), tenantId: tenant.id, username: `${slug}admin`, password: PASSWORD });
-  return { tenant, admin: await Staff.signIn(`${slug}admin`, PASSWORD, slug) };
+  return { tenant, admin: await signInStaff(`${slug}admin`, PASSWORD, slug) };
 }
 
 async function chainOf(tenantId: string) {

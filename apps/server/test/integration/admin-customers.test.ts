@@ -9,7 +9,8 @@ import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { applyMarketConfig } from '../../src/modules/trading/terms-sync';
 import { fromScaled } from '../../src/modules/trading/units';
-import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { StaffClient } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
@@ -32,40 +33,20 @@ const db = () => server.app.services.database.db;
 const otp = () =>
   new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(TOTP_SECRET) }).generate();
 
-/** A back-office staff member signed in over HTTP (two-factor on, as money permissions require). */
-class Staff {
-  readonly api: ApiClient;
-  csrf = '';
-  constructor(readonly host?: string) {
-    this.api = new ApiClient(server.baseUrl);
-    this.api.cookies.set('lang', 'en');
-  }
+type TStaff = StaffClient<keyof typeof CUSTOMERS_PATHS>;
 
-  static async signIn(username: string, password: string, host?: string) {
-    const staff = new Staff(host);
-    await db()
-      .updateTable('staff')
-      .set({ totp_secret: TOTP_SECRET })
-      .where('username', '=', username)
-      .execute();
-    const answer = await staff.api.post('/api/v1/admin/auth/login', {
-      username,
-      password,
-      otp: otp(),
-      ...(host ? { Hostspecific: host } : {}),
-    });
-    if (!answer.body.success) throw new Error(`staff sign-in failed: ${answer.body.message}`);
-    staff.csrf = answer.body.data.csrfToken;
-    return staff;
-  }
-
-  call(name: keyof typeof CUSTOMERS_PATHS, input: Record<string, unknown> = {}) {
-    return this.api.post(
-      CUSTOMERS_PATHS[name],
-      { ...input, ...(this.host ? { Hostspecific: this.host } : {}) },
-      { 'x-csrf-token': this.csrf },
-    );
-  }
+/** A staff member signed in over HTTP (two-factor on). */
+async function signInStaff(username: string, password: string, host?: string): Promise<TStaff> {
+  await db()
+    .updateTable('staff')
+    .set({ totp_secret: TOTP_SECRET })
+    .where('username', '=', username)
+    .execute();
+  return new StaffClient(
+    server.baseUrl,
+    (name: keyof typeof CUSTOMERS_PATHS) => CUSTOMERS_PATHS[name],
+    host,
+  ).signIn(username, password, otp());
 }
 
 /** A staff member of the default broker holding exactly `permissions`. */
@@ -94,7 +75,7 @@ async function staffWith(username: string, permissions: string[]) {
     })
     .execute();
   await db().insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
-  return Staff.signIn(username, PASSWORD);
+  return signInStaff(username, PASSWORD);
 }
 
 /** A trader of the default broker, straight in the database, with overrides. */
@@ -139,9 +120,9 @@ async function tradingCustomer(accountType: 1 | 2 = 1) {
   return { ...customer, trader, accountId };
 }
 
-let admin: Staff;
+let admin: TStaff;
 beforeAll(async () => {
-  admin = await Staff.signIn('admin', TEST_ADMIN_PASSWORD);
+  admin = await signInStaff('admin', TEST_ADMIN_PASSWORD);
 });
 
 const NONE = { noOpen: false, noClose: false, noTakeProfit: false, noStopLoss: false, noWithdraw: false };
@@ -609,7 +590,7 @@ describe('tenant isolation', () => {
       name: 'Other Broker',
     });
     await ensureAdministrator({ db: db(), tenantId: other.id, username: 'otheradmin', password: PASSWORD });
-    const foreign = await Staff.signIn('otheradmin', PASSWORD, other.slug);
+    const foreign = await signInStaff('otheradmin', PASSWORD, other.slug);
     const customer = await tradingCustomer(1);
     const detail = await foreign.call('admincustomerdetail', { userId: customer.id });
     expect(detail.status).toBe(404);

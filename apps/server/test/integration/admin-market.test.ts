@@ -11,66 +11,35 @@ import {
 import { ensureInstruments } from '../../src/modules/market/instruments-store';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { moveAccountToGroup } from '../../src/modules/trading/terms-sync';
-import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { ApiClient, pushTick, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { StaffClient } from '../staff';
 import { Trader } from '../trader';
 
 type TRoute = keyof typeof MARKET_PATHS;
 
 let server: TTestServer;
-let staff: StaffClient;
+let staff: TStaff;
 let tenantId: string;
-let time = 0;
 
 /** Pushes a quote through the market service as the feed would (FEED=off: the test sets prices). */
-function tick(symbol: 'BTCUSDT' | 'ETHUSDT', bid: number, ask: number) {
-  time = Math.max(time + 1, Date.now());
-  server.app.services.market.onTick({ symbol, time, bid: Math.round(bid * 100), ask: Math.round(ask * 100) });
-}
+const tick = (symbol: 'BTCUSDT' | 'ETHUSDT', bid: number, ask: number) => pushTick(server, symbol, bid, ask);
 const prices = () => {
   tick('BTCUSDT', 67000, 67025);
   tick('ETHUSDT', 3400, 3401.5);
 };
 
-/** A signed-in staff member of one broker (Hostspecific picks the broker). */
-class StaffClient {
-  readonly api: ApiClient;
-  csrf = '';
-  constructor(private readonly broker?: string) {
-    this.api = new ApiClient(server.baseUrl);
-    this.api.cookies.set('lang', 'en');
-  }
-  private body(body: Record<string, unknown>) {
-    return this.broker ? { ...body, Hostspecific: this.broker } : body;
-  }
-  async signIn(password = TEST_ADMIN_PASSWORD) {
-    const answer = await this.api.post(
-      '/api/v1/admin/auth/login',
-      this.body({ username: 'admin', password }),
-    );
-    expect(answer.body.success, answer.body.message).toBe(true);
-    this.csrf = answer.body.data.csrfToken;
-    return this;
-  }
-  call(route: TRoute, body: Record<string, unknown> = {}) {
-    return this.api.post(MARKET_PATHS[route], this.body(body), { 'x-csrf-token': this.csrf });
-  }
-  async data(route: TRoute, body: Record<string, unknown> = {}) {
-    const answer = await this.call(route, body);
-    expect(
-      answer.body.success,
-      `${route}: ${answer.body.message} ${JSON.stringify(answer.body.fields)}`,
-    ).toBe(true);
-    return answer.body.data;
-  }
-}
+type TStaff = StaffClient<TRoute>;
+/** A staff member of one broker (Hostspecific picks the broker). */
+const staffOf = (broker?: string): TStaff =>
+  new StaffClient(server.baseUrl, (route: TRoute) => MARKET_PATHS[route], broker);
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as the contract describes them
 type TInstrument = any;
-async function instrument(client: StaffClient, symbol: string): Promise<TInstrument> {
+async function instrument(client: TStaff, symbol: string): Promise<TInstrument> {
   const { items } = await client.data('adminmarketinstruments');
   return items.find((i: { symbol: string }) => i.symbol === symbol);
 }
-async function save(client: StaffClient, symbol: string, change: Record<string, unknown>) {
+async function save(client: TStaff, symbol: string, change: Record<string, unknown>) {
   const current = await instrument(client, symbol);
   return client.call('adminmarketinstrumentsave', {
     symbol,
@@ -96,7 +65,7 @@ async function counts(symbol: string) {
 beforeAll(async () => {
   server = await startTestServer({ FEED: 'off' });
   prices();
-  staff = await new StaffClient().signIn();
+  staff = await staffOf().signIn('admin', TEST_ADMIN_PASSWORD);
   tenantId = (await server.app.services.resolveTenant({ host: undefined, hostspecific: undefined })).id;
 });
 afterAll(() => server?.close());
@@ -484,7 +453,7 @@ describe('market configuration: permissions', () => {
       })
       .execute();
     await db.insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
-    const viewer = new StaffClient();
+    const viewer = staffOf();
     const login = await viewer.api.post('/api/v1/admin/auth/login', {
       username: 'viewer',
       password: 'Viewer-Password-2026',
@@ -540,7 +509,7 @@ describe('market configuration: tenant isolation', () => {
       username: 'admin',
       password: 'Broker-B-Password-2026',
     });
-    const staffB = await new StaffClient('brokerb').signIn('Broker-B-Password-2026');
+    const staffB = await staffOf('brokerb').signIn('admin', 'Broker-B-Password-2026');
 
     const ours = await groups();
     const vip = ours.find((g) => g.name === 'Pro');

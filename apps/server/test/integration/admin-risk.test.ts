@@ -7,62 +7,24 @@ import { LiquidityService } from '../../src/modules/liquidity/liquidity-service'
 import { LiquidityRejection } from '../../src/modules/liquidity/provider';
 import { ensureInstruments } from '../../src/modules/market/instruments-store';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
-import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { pushTick, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { StaffClient } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
-let time = 0;
 let trader: Trader;
 /** The demo trader's real account (funded), and their demo account. */
 let real = 0;
 let demo = 0;
-let staff: Staff;
+let staff: StaffClient;
 
-/** Pushes a quote (2 digits) through the market service, as the feed would. */
-function tick(symbol: 'BTCUSDT' | 'ETHUSDT', bid: number, spread: number) {
-  time = Math.max(time + 1, Date.now());
-  server.app.services.market.onTick({
-    symbol,
-    time,
-    bid: Math.round(bid * 100),
-    ask: Math.round((bid + spread) * 100),
-  });
-}
+/** Pushes a quote through the market service, as the feed would. */
+const tick = (symbol: 'BTCUSDT' | 'ETHUSDT', bid: number, spread: number) =>
+  pushTick(server, symbol, bid, bid + spread);
 
-/** A signed-in staff member of a broker (the default one, or the one named by `hostspecific`). */
-class Staff {
-  readonly api: ApiClient;
-  private csrf = '';
-  constructor(private readonly hostspecific?: string) {
-    this.api = new ApiClient(server.baseUrl);
-    this.api.cookies.set('lang', 'en');
-  }
-
-  async signIn(username: string, password: string) {
-    const answer = await this.api.post('/api/v1/admin/auth/login', {
-      username,
-      password,
-      ...(this.hostspecific ? { Hostspecific: this.hostspecific } : {}),
-    });
-    expect(answer.body.success, answer.body.message).toBe(true);
-    this.csrf = answer.body.data.csrfToken;
-    return this;
-  }
-
-  call(name: string, body: Record<string, unknown> = {}) {
-    return this.api.post(
-      `/api/v1/admin/risk/${name}`,
-      { ...body, ...(this.hostspecific ? { Hostspecific: this.hostspecific } : {}) },
-      { 'x-csrf-token': this.csrf },
-    );
-  }
-
-  async data(name: string, body: Record<string, unknown> = {}) {
-    const answer = await this.call(name, body);
-    expect(answer.body.success, `${name}: ${answer.body.message}`).toBe(true);
-    return answer.body.data;
-  }
-}
+/** A staff member of a broker (the default one, or the one named by `hostspecific`). */
+const staffOf = (hostspecific?: string) =>
+  new StaffClient(server.baseUrl, (name: string) => `/api/v1/admin/risk/${name}`, hostspecific);
 
 /** A staff member of `tenantId` with one role holding `permissions`. */
 async function createStaff(tenantId: string, username: string, password: string, permissions: string[]) {
@@ -128,7 +90,7 @@ beforeAll(async () => {
   real = await trader.createAccount(2, 2, 100);
   demo = await trader.createAccount(1, 2, 100);
   await deposit(real, 10_000_000); // 100,000.00 USD
-  staff = await new Staff().signIn('admin', TEST_ADMIN_PASSWORD);
+  staff = await staffOf().signIn('admin', TEST_ADMIN_PASSWORD);
 });
 afterAll(() => server.close());
 
@@ -525,7 +487,7 @@ describe('risk: permissions and brokers', () => {
       await db.selectFrom('tenants').select('id').where('is_default', '=', true).executeTakeFirstOrThrow()
     ).id;
     await createStaff(tenantId, 'riskviewer', 'Viewer-Password-2026', ['risk.view']);
-    const viewer = await new Staff().signIn('riskviewer', 'Viewer-Password-2026');
+    const viewer = await staffOf().signIn('riskviewer', 'Viewer-Password-2026');
     expect((await viewer.call('exposure', {})).body.success).toBe(true);
     const [group] = await viewer.data('levels');
     const refused = await viewer.call('levelsave', {
@@ -546,7 +508,7 @@ describe('risk: permissions and brokers', () => {
     const other = await createTenant({ db, slug: 'riskb', name: 'Second Broker', hosts: ['riskb.test'] });
     await ensureInstruments({ db, tenantId: other.id });
     await createStaff(other.id, 'boss', 'Second-Broker-2026', ['risk.view', 'risk.edit']);
-    const outsider = await new Staff('riskb').signIn('boss', 'Second-Broker-2026');
+    const outsider = await staffOf('riskb').signIn('boss', 'Second-Broker-2026');
 
     const exposure = await outsider.data('exposure', { scope: 'all' });
     expect(exposure.symbols).toEqual([]);

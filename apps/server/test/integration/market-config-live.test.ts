@@ -3,22 +3,13 @@ import WebSocket from 'ws';
 import { ensureInstruments } from '../../src/modules/market/instruments-store';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { applyMarketConfig } from '../../src/modules/trading/terms-sync';
-import { ApiClient, startTestServer, type TTestServer } from '../helpers';
+import { ApiClient, pushTick, startTestServer, type TTestServer } from '../helpers';
 import { Trader } from '../trader';
 
 let server: TTestServer;
-let time = 0;
 let defaultTenant = '';
-/** Pushes a BTCUSDT quote (2 digits) through the market service, as the feed would. */
-function tick(bid: number, ask = bid + 25) {
-  time = Math.max(time + 1, Date.now());
-  server.app.services.market.onTick({
-    symbol: 'BTCUSDT',
-    time,
-    bid: Math.round(bid * 100),
-    ask: Math.round(ask * 100),
-  });
-}
+/** Pushes a BTCUSDT quote through the market service, as the feed would, at the real time. */
+const tick = (bid: number, ask = bid + 25) => pushTick(server, 'BTCUSDT', bid, ask);
 
 beforeAll(async () => {
   server = await startTestServer({ FEED: 'off' });
