@@ -5,15 +5,16 @@ import {
   type TPackageLimit,
 } from '@broker/contracts/admin/audit-rules';
 import type { TRouteOutput } from '@broker/contracts/routes';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle, useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
-import { ConfirmDialog, Modal } from '../../kit/Modal';
+import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
+import { EditorModal, useCheckedSave } from './EditorModal';
 import './audit.css';
 
 type TPackage = TRouteOutput<'adminpackagelist'>['packages'][number];
@@ -396,22 +397,14 @@ function PackageEditor({
       symbols: pack?.limits.symbols?.toString() ?? '',
     },
   }));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [confirming, setConfirming] = useState(false);
-  const save = useMutation('adminpackagesave');
-  const problem = (field: string) =>
-    problems[field] ? t(problems[field] as string) : save.error?.fields[field];
+  const { save, problem, submit, confirming, setConfirming } = useCheckedSave('adminpackagesave', () =>
+    checkPackageDraft(draft),
+  );
   const toggle = (key: string) =>
     setDraft((d) => ({
       ...d,
       modules: d.modules.includes(key) ? d.modules.filter((m) => m !== key) : [...d.modules, key],
     }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = checkPackageDraft(draft);
-    setProblems(found);
-    if (!Object.keys(found).length) setConfirming(true);
-  };
   const limit = (key: TPackageLimit) => (draft.limits[key].trim() === '' ? null : Number(draft.limits[key]));
   const confirm = async () => {
     const saved = await save.run({
@@ -432,101 +425,87 @@ function PackageEditor({
   const formId = 'audit-package-form';
   return (
     <>
-      <Modal
+      <EditorModal
         title={
           pack ? t('admin.audit.packages.editTitle', { name: pack.name }) : t('admin.audit.packages.new')
         }
-        onClose={onClose}
-        wide
         testId="package-editor"
-        footer={
-          <>
-            <button type="button" className="btn btn-secondary" onClick={onClose}>
-              {t('admin.kit.cancel')}
-            </button>
-            <button type="submit" form={formId} className="btn btn-primary" data-testid="package-save">
-              {t('admin.audit.save')}
-            </button>
-          </>
-        }
+        saveTestId="package-save"
+        formId={formId}
+        error={save.error}
+        onSubmit={submit}
+        onClose={onClose}
       >
-        <form id={formId} onSubmit={submit} noValidate className="audit-form">
-          {save.error && !Object.keys(save.error.fields).length ? (
-            <p className="kit-error" role="alert">
-              {save.error.message}
-            </p>
-          ) : null}
-          <div className="kit-form-grid">
-            <Field label={t('admin.audit.packages.name')} error={problem('name')}>
-              {(props) => (
+        <div className="kit-form-grid">
+          <Field label={t('admin.audit.packages.name')} error={problem('name')}>
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                maxLength={60}
+                value={draft.name}
+                onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                data-testid="package-name"
+              />
+            )}
+          </Field>
+          <Field label={t('admin.audit.packages.description')} error={problem('description')}>
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                maxLength={500}
+                value={draft.description}
+                onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+              />
+            )}
+          </Field>
+        </div>
+        <fieldset className="audit-fieldset">
+          <legend>{t('admin.audit.packages.modules')}</legend>
+          <div className="audit-module-grid">
+            {PACKAGE_OPTIONAL_MODULES.map((key) => (
+              <label key={key} className="kit-check">
                 <input
-                  {...props}
-                  className="input"
-                  maxLength={60}
-                  value={draft.name}
-                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                  data-testid="package-name"
+                  type="checkbox"
+                  checked={draft.modules.includes(key)}
+                  onChange={() => toggle(key)}
+                  data-testid={`module-${key}`}
                 />
-              )}
-            </Field>
-            <Field label={t('admin.audit.packages.description')} error={problem('description')}>
-              {(props) => (
-                <input
-                  {...props}
-                  className="input"
-                  maxLength={500}
-                  value={draft.description}
-                  onChange={(e) => setDraft({ ...draft, description: e.target.value })}
-                />
-              )}
-            </Field>
+                {moduleLabel(t, key)}
+              </label>
+            ))}
           </div>
-          <fieldset className="audit-fieldset">
-            <legend>{t('admin.audit.packages.modules')}</legend>
-            <div className="audit-module-grid">
-              {PACKAGE_OPTIONAL_MODULES.map((key) => (
-                <label key={key} className="kit-check">
+          <p className="kit-hint">{t('admin.audit.packages.coreHint')}</p>
+        </fieldset>
+        <fieldset className="audit-fieldset">
+          <legend>{t('admin.audit.packages.limits')}</legend>
+          <div className="kit-form-grid">
+            {PACKAGE_LIMITS.map((key) => (
+              <Field
+                key={key}
+                label={t(LIMIT_LABEL[key])}
+                error={problem(`limits.${key}`)}
+                hint={t('admin.audit.packages.unlimitedHint')}
+              >
+                {(props) => (
                   <input
-                    type="checkbox"
-                    checked={draft.modules.includes(key)}
-                    onChange={() => toggle(key)}
-                    data-testid={`module-${key}`}
+                    {...props}
+                    className="input"
+                    inputMode="numeric"
+                    value={draft.limits[key]}
+                    placeholder="∞"
+                    onChange={(e) =>
+                      setDraft({ ...draft, limits: { ...draft.limits, [key]: e.target.value } })
+                    }
+                    data-testid={`limit-${key}`}
                   />
-                  {moduleLabel(t, key)}
-                </label>
-              ))}
-            </div>
-            <p className="kit-hint">{t('admin.audit.packages.coreHint')}</p>
-          </fieldset>
-          <fieldset className="audit-fieldset">
-            <legend>{t('admin.audit.packages.limits')}</legend>
-            <div className="kit-form-grid">
-              {PACKAGE_LIMITS.map((key) => (
-                <Field
-                  key={key}
-                  label={t(LIMIT_LABEL[key])}
-                  error={problem(`limits.${key}`)}
-                  hint={t('admin.audit.packages.unlimitedHint')}
-                >
-                  {(props) => (
-                    <input
-                      {...props}
-                      className="input"
-                      inputMode="numeric"
-                      value={draft.limits[key]}
-                      placeholder="∞"
-                      onChange={(e) =>
-                        setDraft({ ...draft, limits: { ...draft.limits, [key]: e.target.value } })
-                      }
-                      data-testid={`limit-${key}`}
-                    />
-                  )}
-                </Field>
-              ))}
-            </div>
-          </fieldset>
-        </form>
-      </Modal>
+                )}
+              </Field>
+            ))}
+          </div>
+        </fieldset>
+      </EditorModal>
       {confirming ? (
         <ConfirmDialog
           title={pack ? t('admin.audit.packages.confirmEdit') : t('admin.audit.packages.confirmCreate')}

@@ -7,14 +7,15 @@ import {
 } from '@broker/contracts/admin/audit-rules';
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { LOCALES } from '@broker/i18n/locales';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle, useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
-import { ConfirmDialog, Modal } from '../../kit/Modal';
+import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
+import { EditorModal, useCheckedSave } from './EditorModal';
 import { formatUtc } from './format';
 import './audit.css';
 
@@ -303,9 +304,9 @@ function VersionEditor({
 }) {
   const { t } = useI18n();
   const [draft, setDraft] = useState<TDraft>(() => draftOf(version));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [confirming, setConfirming] = useState(false);
-  const save = useMutation('adminversionsave');
+  const { save, problem, submit, confirming, setConfirming } = useCheckedSave('adminversionsave', () =>
+    checkVersionDraft(draft, siblings),
+  );
   const extraLocales = LOCALES.map((l) => l.code).filter(
     (code) => !(RELEASE_NOTE_LOCALES as readonly string[]).includes(code),
   );
@@ -315,15 +316,7 @@ function VersionEditor({
   const set = <K extends keyof TDraft>(key: K, value: TDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setNote = (locale: string, text: string) =>
     setDraft((d) => ({ ...d, notes: { ...d.notes, [locale]: text } }));
-  const problem = (field: string) =>
-    problems[field] ? t(problems[field] as string) : save.error?.fields[field];
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = checkVersionDraft(draft, siblings);
-    setProblems(found);
-    if (Object.keys(found).length === 0) setConfirming(true);
-  };
   const confirm = async () => {
     const notes: Record<string, string> = {};
     for (const [locale, text] of Object.entries(draft.notes)) if (text.trim()) notes[locale] = text.trim();
@@ -346,177 +339,163 @@ function VersionEditor({
 
   return (
     <>
-      <Modal
+      <EditorModal
         title={
           version
             ? t('admin.audit.versions.editTitle', { version: version.version })
             : t('admin.audit.versions.new')
         }
-        onClose={onClose}
-        wide
         testId="version-editor"
-        footer={
-          <>
-            <button type="button" className="btn btn-secondary" onClick={onClose}>
-              {t('admin.kit.cancel')}
-            </button>
-            <button type="submit" form={formId} className="btn btn-primary" data-testid="version-save">
-              {t('admin.audit.save')}
-            </button>
-          </>
-        }
+        saveTestId="version-save"
+        formId={formId}
+        error={save.error}
+        onSubmit={submit}
+        onClose={onClose}
       >
-        <form id={formId} onSubmit={submit} noValidate className="audit-form">
-          {save.error && !Object.keys(save.error.fields).length ? (
-            <p className="kit-error" role="alert">
-              {save.error.message}
-            </p>
-          ) : null}
-          <div className="kit-form-grid">
-            <Field label={t('admin.audit.versions.platform')} error={problem('platform')}>
-              {(props) => (
-                <select
-                  {...props}
-                  className="input"
-                  value={draft.platform}
-                  onChange={(e) => set('platform', e.target.value as TAppPlatform)}
-                  data-testid="version-platform"
-                >
-                  {APP_PLATFORMS.map((p) => (
-                    <option key={p} value={p}>
-                      {t(PLATFORM_LABEL[p])}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field
-              label={t('admin.audit.versions.version')}
-              error={problem('version')}
-              hint={t('admin.audit.versions.versionHint')}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  className="input audit-mono"
-                  value={draft.version}
-                  onChange={(e) => set('version', e.target.value)}
-                  placeholder="1.4.0"
-                  data-testid="version-version"
-                />
-              )}
-            </Field>
-            <Field label={t('admin.audit.versions.build')} error={problem('buildNumber')}>
-              {(props) => (
-                <input
-                  {...props}
-                  className="input"
-                  inputMode="numeric"
-                  value={draft.buildNumber}
-                  onChange={(e) => set('buildNumber', e.target.value)}
-                  data-testid="version-build"
-                />
-              )}
-            </Field>
-            <Field
-              label={t('admin.audit.versions.minSupported')}
-              error={problem('minSupportedVersion')}
-              hint={t('admin.audit.versions.minHint')}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  className="input audit-mono"
-                  value={draft.minSupportedVersion}
-                  onChange={(e) => set('minSupportedVersion', e.target.value)}
-                  data-testid="version-minimum"
-                />
-              )}
-            </Field>
-            <Field label={t('admin.audit.versions.downloadUrl')} error={problem('downloadUrl')}>
-              {(props) => (
-                <input
-                  {...props}
-                  className="input"
-                  type="url"
-                  value={draft.downloadUrl}
-                  onChange={(e) => set('downloadUrl', e.target.value)}
-                  data-testid="version-url"
-                />
-              )}
-            </Field>
-            <Field
-              label={t('admin.audit.versions.releasedAtUtc')}
-              error={problem('releasedAt')}
-              hint={t('admin.audit.versions.releasedHint')}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  className="input"
-                  type="datetime-local"
-                  value={draft.releasedAt}
-                  onChange={(e) => set('releasedAt', e.target.value)}
-                  data-testid="version-released"
-                />
-              )}
-            </Field>
-          </div>
-          <label className="kit-check audit-force">
-            <input
-              type="checkbox"
-              checked={draft.forceUpdate}
-              onChange={(e) => set('forceUpdate', e.target.checked)}
-              data-testid="version-force"
-            />
-            <span>
-              <strong>{t('admin.audit.versions.forceUpdate')}</strong>
-              <span className="kit-hint">{t('admin.audit.versions.forceHint')}</span>
-            </span>
-          </label>
-          {[...RELEASE_NOTE_LOCALES, ...extra].map((locale) => (
-            <Field
-              key={locale}
-              label={t('admin.audit.versions.notesIn', { language: localeName(locale) })}
-              error={problem(`notes.${locale}`)}
-            >
-              {(props) => (
-                <textarea
-                  {...props}
-                  className="input audit-notes"
-                  rows={3}
-                  maxLength={4000}
-                  value={draft.notes[locale] ?? ''}
-                  onChange={(e) => setNote(locale, e.target.value)}
-                  data-testid={`version-notes-${locale}`}
-                />
-              )}
-            </Field>
-          ))}
-          {extraLocales.some((code) => !extra.includes(code)) ? (
-            <label className="audit-add-language">
-              <span>{t('admin.audit.versions.addLanguage')}</span>
+        <div className="kit-form-grid">
+          <Field label={t('admin.audit.versions.platform')} error={problem('platform')}>
+            {(props) => (
               <select
+                {...props}
                 className="input"
-                value=""
-                onChange={(e) => {
-                  const code = e.target.value;
-                  if (code) setExtra((list) => [...list, code]);
-                }}
+                value={draft.platform}
+                onChange={(e) => set('platform', e.target.value as TAppPlatform)}
+                data-testid="version-platform"
               >
-                <option value="">—</option>
-                {extraLocales
-                  .filter((code) => !extra.includes(code))
-                  .map((code) => (
-                    <option key={code} value={code}>
-                      {localeName(code)}
-                    </option>
-                  ))}
+                {APP_PLATFORMS.map((p) => (
+                  <option key={p} value={p}>
+                    {t(PLATFORM_LABEL[p])}
+                  </option>
+                ))}
               </select>
-            </label>
-          ) : null}
-        </form>
-      </Modal>
+            )}
+          </Field>
+          <Field
+            label={t('admin.audit.versions.version')}
+            error={problem('version')}
+            hint={t('admin.audit.versions.versionHint')}
+          >
+            {(props) => (
+              <input
+                {...props}
+                className="input audit-mono"
+                value={draft.version}
+                onChange={(e) => set('version', e.target.value)}
+                placeholder="1.4.0"
+                data-testid="version-version"
+              />
+            )}
+          </Field>
+          <Field label={t('admin.audit.versions.build')} error={problem('buildNumber')}>
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                inputMode="numeric"
+                value={draft.buildNumber}
+                onChange={(e) => set('buildNumber', e.target.value)}
+                data-testid="version-build"
+              />
+            )}
+          </Field>
+          <Field
+            label={t('admin.audit.versions.minSupported')}
+            error={problem('minSupportedVersion')}
+            hint={t('admin.audit.versions.minHint')}
+          >
+            {(props) => (
+              <input
+                {...props}
+                className="input audit-mono"
+                value={draft.minSupportedVersion}
+                onChange={(e) => set('minSupportedVersion', e.target.value)}
+                data-testid="version-minimum"
+              />
+            )}
+          </Field>
+          <Field label={t('admin.audit.versions.downloadUrl')} error={problem('downloadUrl')}>
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                type="url"
+                value={draft.downloadUrl}
+                onChange={(e) => set('downloadUrl', e.target.value)}
+                data-testid="version-url"
+              />
+            )}
+          </Field>
+          <Field
+            label={t('admin.audit.versions.releasedAtUtc')}
+            error={problem('releasedAt')}
+            hint={t('admin.audit.versions.releasedHint')}
+          >
+            {(props) => (
+              <input
+                {...props}
+                className="input"
+                type="datetime-local"
+                value={draft.releasedAt}
+                onChange={(e) => set('releasedAt', e.target.value)}
+                data-testid="version-released"
+              />
+            )}
+          </Field>
+        </div>
+        <label className="kit-check audit-force">
+          <input
+            type="checkbox"
+            checked={draft.forceUpdate}
+            onChange={(e) => set('forceUpdate', e.target.checked)}
+            data-testid="version-force"
+          />
+          <span>
+            <strong>{t('admin.audit.versions.forceUpdate')}</strong>
+            <span className="kit-hint">{t('admin.audit.versions.forceHint')}</span>
+          </span>
+        </label>
+        {[...RELEASE_NOTE_LOCALES, ...extra].map((locale) => (
+          <Field
+            key={locale}
+            label={t('admin.audit.versions.notesIn', { language: localeName(locale) })}
+            error={problem(`notes.${locale}`)}
+          >
+            {(props) => (
+              <textarea
+                {...props}
+                className="input audit-notes"
+                rows={3}
+                maxLength={4000}
+                value={draft.notes[locale] ?? ''}
+                onChange={(e) => setNote(locale, e.target.value)}
+                data-testid={`version-notes-${locale}`}
+              />
+            )}
+          </Field>
+        ))}
+        {extraLocales.some((code) => !extra.includes(code)) ? (
+          <label className="audit-add-language">
+            <span>{t('admin.audit.versions.addLanguage')}</span>
+            <select
+              className="input"
+              value=""
+              onChange={(e) => {
+                const code = e.target.value;
+                if (code) setExtra((list) => [...list, code]);
+              }}
+            >
+              <option value="">—</option>
+              {extraLocales
+                .filter((code) => !extra.includes(code))
+                .map((code) => (
+                  <option key={code} value={code}>
+                    {localeName(code)}
+                  </option>
+                ))}
+            </select>
+          </label>
+        ) : null}
+      </EditorModal>
       {confirming ? (
         <ConfirmDialog
           title={version ? t('admin.audit.versions.confirmEdit') : t('admin.audit.versions.confirmCreate')}

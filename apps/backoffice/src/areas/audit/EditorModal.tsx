@@ -1,0 +1,75 @@
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useI18n } from '../../i18n';
+import { Modal } from '../../kit/Modal';
+import { useMutation } from '../../kit/useApi';
+import type { ApiError, TAdminRouteName } from '../../lib/api';
+
+/**
+ * The save flow of an audit editor: the form is checked here first (problems are translation keys),
+ * a clean form asks for confirmation, and the server's field errors show where the local ones would.
+ */
+export function useCheckedSave<N extends TAdminRouteName>(name: N, check: () => Record<string, string>) {
+  const { t } = useI18n();
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState(false);
+  const save = useMutation(name);
+  const problem = (field: string) =>
+    problems[field] ? t(problems[field] as string) : save.error?.fields[field];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = check();
+    setProblems(found);
+    if (!Object.keys(found).length) setConfirming(true);
+  };
+  return { save, problem, submit, confirming, setConfirming };
+}
+
+/** A wide modal around an editor form, with Cancel and Save and the server's error not tied to a field. */
+export function EditorModal({
+  title,
+  testId,
+  saveTestId,
+  formId,
+  error,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  title: string;
+  testId: string;
+  saveTestId: string;
+  formId: string;
+  error: ApiError | null;
+  onSubmit: (event: FormEvent) => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      wide
+      testId={testId}
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            {t('admin.kit.cancel')}
+          </button>
+          <button type="submit" form={formId} className="btn btn-primary" data-testid={saveTestId}>
+            {t('admin.audit.save')}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={onSubmit} noValidate className="audit-form">
+        {error && !Object.keys(error.fields).length ? (
+          <p className="kit-error" role="alert">
+            {error.message}
+          </p>
+        ) : null}
+        {children}
+      </form>
+    </Modal>
+  );
+}
