@@ -1,4 +1,4 @@
-import type { TRouteOutput } from '@broker/contracts/routes';
+import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
 import { type ReactNode, useMemo, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
@@ -89,8 +89,6 @@ interface TTableProps {
 function DealsTable({ userId, accountId, toolbar }: TTableProps) {
   const { t } = useI18n();
   const format = useFormat();
-  const [page, setPage] = useState(1);
-  const result = useQuery('admincustomerdeals', { userId, accountId, page, size: PAGE_SIZE });
   const columns = useMemo<TColumn<TDeal>[]>(
     () => [
       {
@@ -140,17 +138,14 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
     [t, format],
   );
   return (
-    <DataTable
-      testId="history-table"
-      rows={result.data?.items ?? []}
+    <PagedTable
+      route="admincustomerdeals"
+      userId={userId}
+      accountId={accountId}
+      toolbar={toolbar}
       columns={columns}
       rowKey={(d) => String(d.id)}
-      loading={result.status === 'loading'}
-      error={result.status === 'error' ? result.error.message : null}
-      onRetry={result.reload}
-      toolbar={toolbar}
       empty={t('admin.customers.history.noDeals')}
-      server={{ total: result.data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
     />
   );
 }
@@ -158,8 +153,6 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
 function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
   const { t } = useI18n();
   const format = useFormat();
-  const [page, setPage] = useState(1);
-  const result = useQuery('admincustomerorders', { userId, accountId, page, size: PAGE_SIZE });
   const columns = useMemo<TColumn<TFinished>[]>(
     () => [
       {
@@ -207,17 +200,14 @@ function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
     [t, format],
   );
   return (
-    <DataTable
-      testId="history-table"
-      rows={result.data?.items ?? []}
+    <PagedTable
+      route="admincustomerorders"
+      userId={userId}
+      accountId={accountId}
+      toolbar={toolbar}
       columns={columns}
       rowKey={(o) => String(o.order_id)}
-      loading={result.status === 'loading'}
-      error={result.status === 'error' ? result.error.message : null}
-      onRetry={result.reload}
-      toolbar={toolbar}
       empty={t('admin.customers.history.noOrders')}
-      server={{ total: result.data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
     />
   );
 }
@@ -225,8 +215,6 @@ function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
 function LedgerTable({ userId, accountId, toolbar }: TTableProps) {
   const { t } = useI18n();
   const format = useFormat();
-  const [page, setPage] = useState(1);
-  const result = useQuery('admincustomerledger', { userId, accountId, page, size: PAGE_SIZE });
   const columns = useMemo<TColumn<TEntry>[]>(
     () => [
       { key: 'time', header: t('admin.customers.history.time'), render: (e) => format.dateTime(e.time) },
@@ -257,17 +245,51 @@ function LedgerTable({ userId, accountId, toolbar }: TTableProps) {
     [t, format],
   );
   return (
-    <DataTable
-      testId="history-table"
-      rows={result.data?.items ?? []}
+    <PagedTable
+      route="admincustomerledger"
+      userId={userId}
+      accountId={accountId}
+      toolbar={toolbar}
       columns={columns}
       rowKey={(e) => `${e.txId}`}
+      empty={t('admin.customers.history.noLedger')}
+    />
+  );
+}
+
+type THistoryRoute = 'admincustomerdeals' | 'admincustomerorders' | 'admincustomerledger';
+type THistoryRow<N extends THistoryRoute> = TRouteOutput<N>['items'][number];
+
+/** One page of an account's history from the server, with the account and kind pickers above it. */
+function PagedTable<N extends THistoryRoute>({
+  route,
+  userId,
+  accountId,
+  toolbar,
+  columns,
+  rowKey,
+  empty,
+}: TTableProps & {
+  route: N;
+  columns: TColumn<THistoryRow<N>>[];
+  rowKey: (row: THistoryRow<N>) => string;
+  empty: string;
+}) {
+  const [page, setPage] = useState(1);
+  const result = useQuery(route, { userId, accountId, page, size: PAGE_SIZE } as TRouteInput<N>);
+  const data = result.data as { items: THistoryRow<N>[]; total: number } | null;
+  return (
+    <DataTable
+      testId="history-table"
+      rows={data?.items ?? []}
+      columns={columns}
+      rowKey={rowKey}
       loading={result.status === 'loading'}
       error={result.status === 'error' ? result.error.message : null}
       onRetry={result.reload}
       toolbar={toolbar}
-      empty={t('admin.customers.history.noLedger')}
-      server={{ total: result.data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
+      empty={empty}
+      server={{ total: data?.total ?? 0, page, pageSize: PAGE_SIZE, onPage: setPage }}
     />
   );
 }
