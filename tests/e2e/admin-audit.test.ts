@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../apps/server/test/helpers';
 import { Trader } from '../../apps/server/test/trader';
-import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  newContext,
+  signInStaff,
+  staffPage,
+  startServer,
+  type TRunningServer,
+} from './support';
 
 let server: TRunningServer;
 let browser: Browser;
@@ -16,24 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${server.baseUrl}/admin/login`);
-  await page.locator('input[name=username]').fill('admin');
-  await page.locator('input[name=password]').fill(ADMIN_PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
-    page.locator('button[type=submit]').click(),
-  ]);
-}
-
-async function englishPage() {
-  const context = await newContext(browser);
-  await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
-  const page = await context.newPage();
-  await signIn(page);
-  return { context, page };
-}
 
 /** A demo trade closed through the API, as the terminal does: one deal for today's statistics. */
 async function closedDemoTrade() {
@@ -51,7 +41,7 @@ async function closedDemoTrade() {
 
 describe('operation history, statistics and versions in the browser', () => {
   it('records a release made on the versions page, finds it in the history by its action, and shows the chain intact', async () => {
-    const { context, page } = await englishPage();
+    const { context, page } = await staffPage(browser, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin/versions`);
     await page.locator('[data-testid=version-new]').click();
     const editor = page.locator('[data-testid=version-editor]');
@@ -115,7 +105,7 @@ describe('operation history, statistics and versions in the browser', () => {
 
   it('shows the statistics of a date range with its charts, for the accounts chosen', async () => {
     await closedDemoTrade();
-    const { context, page } = await englishPage();
+    const { context, page } = await staffPage(browser, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin/statistics`);
     const charts = page.locator('[data-testid=stats-charts] figure');
     await expect.poll(() => charts.count(), { timeout: 10_000 }).toBe(4);
@@ -159,7 +149,7 @@ describe('operation history, statistics and versions in the browser', () => {
     for (const mobile of [false, true]) {
       const context = await newContext(browser, { mobile });
       const page = await context.newPage();
-      await signIn(page);
+      await signInStaff(page, server.baseUrl);
       for (const lang of ['en', 'zh-CN'])
         for (const theme of ['white', 'dark']) {
           await page.evaluate(

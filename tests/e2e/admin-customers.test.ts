@@ -3,7 +3,7 @@ import en from '@broker/i18n/locales/en.json';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Trader } from '../../apps/server/test/trader';
-import { ADMIN_PASSWORD, DEMO, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { DEMO, launchBrowser, newContext, staffPage, startServer, type TRunningServer } from './support';
 
 let server: TRunningServer;
 let browser: Browser;
@@ -17,16 +17,6 @@ afterAll(async () => {
 
 /** The portal's English text for -3008, as the terminal shows it. */
 const RESTRICTED = (en as Record<string, string>)['errors.-3008'];
-
-async function staffSignIn(page: Page) {
-  await page.goto(`${server.baseUrl}/admin/login`);
-  await page.locator('input[name=username]').fill('admin');
-  await page.locator('input[name=password]').fill(ADMIN_PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
-    page.locator('button[type=submit]').click(),
-  ]);
-}
 
 /** The trader signs in to the terminal, opens a demo account and picks BTCUSDT. */
 async function traderReady(page: Page): Promise<string> {
@@ -82,10 +72,7 @@ describe('customers in the browser', () => {
     const trader = await traderContext.newPage();
     const accountId = await traderReady(trader);
 
-    const staffContext = await newContext(browser);
-    await staffContext.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
-    const staff = await staffContext.newPage();
-    await staffSignIn(staff);
+    const { context: staffContext, page: staff } = await staffPage(browser, server.baseUrl);
     await staff.goto(`${server.baseUrl}/admin/users`);
     await staff.getByTestId('customers-search').fill(DEMO.email);
     const row = staff.getByTestId('customer-row');
@@ -130,10 +117,7 @@ describe('customers in the browser', () => {
   }, async () => {
     const api = await Trader.signIn(server.baseUrl);
     const realAccount = await api.createAccount(2);
-    const context = await newContext(browser);
-    await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
-    const page = await context.newPage();
-    await staffSignIn(page);
+    const { context, page } = await staffPage(browser, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin/users?q=${encodeURIComponent(DEMO.email)}`);
     await page.getByTestId('customer-row').first().click();
     await page.getByTestId('customer-tab-accounts').click();

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../apps/server/test/helpers';
 import { Trader } from '../../apps/server/test/trader';
-import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { launchBrowser, staffPage, startServer, type TRunningServer } from './support';
 
 /**
  * The issue's broker scenario across areas: a role and a staff member, a restricted account that
@@ -21,24 +21,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto(`${server.baseUrl}/admin/login`);
-  await page.locator('input[name=username]').fill(username);
-  await page.locator('input[name=password]').fill(password);
-  await Promise.all([
-    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
-    page.locator('button[type=submit]').click(),
-  ]);
-}
-
-async function staffPage(username: string, password: string) {
-  const context = await newContext(browser);
-  await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
-  const page = await context.newPage();
-  await signIn(page, username, password);
-  return { context, page };
-}
 
 /** A back-office call made from the signed-in page, as its own code would (cookie and CSRF header). */
 function call(page: Page, path: string, body: Record<string, unknown> = {}) {
@@ -73,7 +55,7 @@ describe('a broker’s changes add up, and the operation history shows them all'
   it('role and staff, restriction, spread, a refused call — each in the hash-chained history', async () => {
     const trader = await Trader.signIn(server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);
-    const { context, page } = await staffPage('admin', ADMIN_PASSWORD);
+    const { context, page } = await staffPage(browser, server.baseUrl);
 
     // A role that may look at customers but not restrict them, and a staff member in it.
     const role = await call(page, ROUTE_PATHS.adminrolesave, {
@@ -126,7 +108,7 @@ describe('a broker’s changes add up, and the operation history shows them all'
     expect(Date.now() - started).toBeLessThan(2000);
 
     // The new staff member sees customers but the server refuses the restriction call (403).
-    const desk = await staffPage('desk1', 'Desk-Password-2026');
+    const desk = await staffPage(browser, server.baseUrl, 'desk1', 'Desk-Password-2026');
     const forbidden = await call(desk.page, ROUTE_PATHS.admincustomerrestrict, {
       userId: trader.userId,
       accountId,

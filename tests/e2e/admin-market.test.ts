@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { launchBrowser, newContext, signInStaff, startServer, type TRunningServer } from './support';
 
 let server: TRunningServer;
 let browser: Browser;
@@ -11,16 +11,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${server.baseUrl}/admin/login`);
-  await page.locator('input[name=username]').fill('admin');
-  await page.locator('input[name=password]').fill(ADMIN_PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/'),
-    page.locator('button[type=submit]').click(),
-  ]);
-}
 
 /** The BTCUSDT spread the portal's markets page shows, in points (2 digits), from its live bid and ask. */
 async function portalSpread(page: Page): Promise<number | null> {
@@ -45,7 +35,7 @@ describe('market configuration in the browser', () => {
 
     const staffContext = await newContext(browser);
     const admin = await staffContext.newPage();
-    await signIn(admin);
+    await signInStaff(admin, server.baseUrl);
     await admin.goto(`${server.baseUrl}/admin/market`);
     await admin.getByTestId('instruments-table-filter').fill('BTCUSDT');
     const row = admin.locator('[data-testid="instrument-row"][data-key="BTCUSDT"]');

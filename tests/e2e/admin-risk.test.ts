@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Trader } from '../../apps/server/test/trader';
-import { ADMIN_PASSWORD, launchBrowser, startServer, type TRunningServer } from './support';
+import { launchBrowser, signInStaff, startServer, type TRunningServer } from './support';
 
 let server: TRunningServer;
 let browser: Browser;
@@ -13,16 +13,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${server.baseUrl}/admin/login`);
-  await page.locator('input[name=username]').fill('admin');
-  await page.locator('input[name=password]').fill(ADMIN_PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
-    page.locator('button[type=submit]').click(),
-  ]);
-}
 
 /** Screenshots for review, when SHOTS names a folder (not part of the assertions). */
 async function shot(page: Page, name: string) {
@@ -44,7 +34,7 @@ describe('risk page in the browser', () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
     const page = await context.newPage();
-    await signIn(page);
+    await signInStaff(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin/risk`);
     // Real money by default: the demo position is not the broker's risk.
     await expect

@@ -149,3 +149,33 @@ export async function gotoReady(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector('html[data-hydrated]', { timeout: 30_000 });
 }
+
+/** Signs a staff member in on the back office's sign-in page and waits until it has moved on. */
+export async function signInStaff(
+  page: Page,
+  baseUrl: string,
+  username = 'admin',
+  password = ADMIN_PASSWORD,
+) {
+  await page.goto(`${baseUrl}/admin/login`);
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith('/admin/login')),
+    page.locator('button[type=submit]').click(),
+  ]);
+}
+
+/** A new browser context with the back office in English and a staff member signed in. */
+export async function staffPage(
+  browser: Browser,
+  baseUrl: string,
+  username = 'admin',
+  password = ADMIN_PASSWORD,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser);
+  await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
+  const page = await context.newPage();
+  await signInStaff(page, baseUrl, username, password);
+  return { context, page };
+}
