@@ -14,7 +14,7 @@ import { ConfirmDialog } from '../../kit/Modal';
 import { ApiError, callApi } from '../../lib/api';
 import { useSession } from '../../session';
 import { ChangeList } from './ChangeList';
-import { Drawer } from './Drawer';
+import { Drawer, EditorFooter, type TEditNotice } from './Drawer';
 import { problemAt, readInstrumentForm, type TInstrumentForm, type TProblems, toForm } from './form';
 import { CATEGORY_LABEL, FIELD_LABEL, formatDecimal, PROBLEM_TEXT } from './format';
 import { SessionsEditor } from './SessionsEditor';
@@ -59,7 +59,7 @@ export function InstrumentDrawer({
   const [form, setForm] = useState<TInstrumentForm>(() => toForm(instrument.config));
   const [errors, setErrors] = useState<TFieldErrors>({ problems: {}, clashes: {}, server: {} });
   const [review, setReview] = useState<TInstrumentConfig | null>(null);
-  const [notice, setNotice] = useState<'unchanged' | 'invalid' | 'stale' | null>(null);
+  const [notice, setNotice] = useState<TEditNotice>(null);
   const [pending, setPending] = useState(false);
   const [confirmError, setConfirmError] = useState<string | null>(null);
   const update = (change: Partial<TInstrumentForm>) => {
@@ -203,35 +203,14 @@ export function InstrumentDrawer({
       }
       onClose={onClose}
       footer={
-        <>
-          {notice ? (
-            <span className={`mk-foot-note${notice === 'unchanged' ? '' : ' mk-foot-warn'}`} role="status">
-              {notice === 'stale' ? (
-                <>
-                  {t('admin.market.edit.stale')}{' '}
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={onReload}>
-                    {t('admin.market.edit.reload')}
-                  </button>
-                </>
-              ) : (
-                t(notice === 'unchanged' ? 'admin.market.edit.unchanged' : 'admin.market.edit.invalid')
-              )}
-            </span>
-          ) : null}
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            {canEdit ? t('admin.kit.cancel') : t('admin.kit.close')}
-          </button>
-          {canEdit ? (
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={submit}
-              data-testid="instrument-review"
-            >
-              {t('admin.market.edit.review')}
-            </button>
-          ) : null}
-        </>
+        <EditorFooter
+          notice={notice}
+          canEdit={canEdit}
+          onReload={onReload}
+          onClose={onClose}
+          onReview={submit}
+          reviewTestId="instrument-review"
+        />
       }
     >
       {!canEdit ? <p className="mk-readonly">{t('admin.market.edit.readOnly')}</p> : null}

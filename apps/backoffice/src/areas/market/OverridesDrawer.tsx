@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../kit/Modal';
 import { ApiError, callApi } from '../../lib/api';
 import { useSession } from '../../session';
 import { ChangeList } from './ChangeList';
-import { Drawer } from './Drawer';
+import { Drawer, EditorFooter, type TEditNotice } from './Drawer';
 import { problemAt, readOverridesForm, type TInstrumentForm, type TProblems, toForm } from './form';
 import { FIELD_LABEL, formatValue, PROBLEM_TEXT } from './format';
 import { Section } from './InstrumentDrawer';
@@ -58,7 +58,7 @@ export function OverridesDrawer({
   const [problems, setProblems] = useState<TProblems>({});
   const [server, setServer] = useState<Record<string, string>>({});
   const [review, setReview] = useState<TGroupOverrides | null>(null);
-  const [notice, setNotice] = useState<'unchanged' | 'invalid' | 'stale' | null>(null);
+  const [notice, setNotice] = useState<TEditNotice>(null);
   const [pending, setPending] = useState(false);
   const [confirmError, setConfirmError] = useState<string | null>(null);
   const context = { intl, t, defaultLeverage: instrument.defaultLeverage };
@@ -209,30 +209,14 @@ export function OverridesDrawer({
       subtitle={t('admin.market.overrides.subtitle')}
       onClose={onClose}
       footer={
-        <>
-          {notice ? (
-            <span className={`mk-foot-note${notice === 'unchanged' ? '' : ' mk-foot-warn'}`} role="status">
-              {notice === 'stale' ? (
-                <>
-                  {t('admin.market.edit.stale')}{' '}
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={onReload}>
-                    {t('admin.market.edit.reload')}
-                  </button>
-                </>
-              ) : (
-                t(notice === 'unchanged' ? 'admin.market.edit.unchanged' : 'admin.market.edit.invalid')
-              )}
-            </span>
-          ) : null}
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            {canEdit ? t('admin.kit.cancel') : t('admin.kit.close')}
-          </button>
-          {canEdit ? (
-            <button type="button" className="btn btn-primary" onClick={submit} data-testid="overrides-review">
-              {t('admin.market.edit.review')}
-            </button>
-          ) : null}
-        </>
+        <EditorFooter
+          notice={notice}
+          canEdit={canEdit}
+          onReload={onReload}
+          onClose={onClose}
+          onReview={submit}
+          reviewTestId="overrides-review"
+        />
       }
     >
       {!canEdit ? <p className="mk-readonly">{t('admin.market.overrides.readOnly')}</p> : null}
