@@ -10,7 +10,7 @@ import type { PackagesTable } from '../../../db/schema-audit';
 import { newId } from '../../../ids';
 import { recordAudit } from '../../audit/audit';
 import type { TStaffProfile } from '../../identity/staff';
-import { changes } from './versions';
+import { changes, currentRevision, isUniqueViolation, recordStaffChange } from './staff-change';
 
 /*
  * Subscription packages. The platform operator (the default broker) defines packages and assigns
@@ -260,9 +260,6 @@ async function brokerCount(db: TDb, packageId: string) {
   return Number(row?.n ?? 0);
 }
 
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
-
 /** Platform only: creates or edits a package (-6017 when the revision read is stale). */
 export async function savePackage({
   db,
@@ -278,6 +275,7 @@ export async function savePackage({
   input: TPackageInput;
 }): Promise<TPackage> {
   await requirePlatform(db, tenantId);
+  const actor = { tenantId, staffId, ip };
   const values = {
     name: input.name,
     description: input.description,
@@ -301,27 +299,23 @@ export async function savePackage({
           .where('p.id', '=', id)
           .executeTakeFirstOrThrow();
         const created = packageOf(row, 0);
-        await recordAudit(trx, {
-          tenantId,
-          actorKind: 'staff',
-          actorId: staffId,
+        await recordStaffChange(trx, actor, {
           action: 'packages.create',
           target: created.name,
-          ip,
           details: { id, modules: created.modules, limits: created.limits, description: created.description },
         });
         return created;
       }
-      const before = await trx
-        .selectFrom('packages as p')
-        .select(COLUMNS)
-        .where('p.tenant_id', '=', tenantId)
-        .where('p.id', '=', input.id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!before) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
-      if (input.revision !== undefined && before.revision !== input.revision)
-        throw new AppError(AppErrorCode.STALE_UPDATE);
+      const before = currentRevision(
+        await trx
+          .selectFrom('packages as p')
+          .select(COLUMNS)
+          .where('p.tenant_id', '=', tenantId)
+          .where('p.id', '=', input.id)
+          .forUpdate()
+          .executeTakeFirst(),
+        input.revision,
+      );
       await trx
         .updateTable('packages')
         .set({ ...values, revision: before.revision + 1, updated_at: new Date() })
@@ -342,13 +336,9 @@ export async function savePackage({
         modules: p.modules,
         limits: p.limits,
       });
-      await recordAudit(trx, {
-        tenantId,
-        actorKind: 'staff',
-        actorId: staffId,
+      await recordStaffChange(trx, actor, {
         action: 'packages.update',
         target: updated.name,
-        ip,
         details: { id: updated.id, brokers, changes: changes(fields(old), fields(updated)) },
       });
       return updated;
@@ -388,15 +378,15 @@ export async function deletePackage({
     if ((await brokerCount(trx, id)) > 0) throw new AppError(AppErrorCode.CONFIG_INVALID);
     await trx.deleteFrom('packages').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
     const removed = packageOf(row, 0);
-    await recordAudit(trx, {
-      tenantId,
-      actorKind: 'staff',
-      actorId: staffId,
-      action: 'packages.delete',
-      target: removed.name,
-      ip,
-      details: { id, modules: removed.modules, limits: removed.limits },
-    });
+    await recordStaffChange(
+      trx,
+      { tenantId, staffId, ip },
+      {
+        action: 'packages.delete',
+        target: removed.name,
+        details: { id, modules: removed.modules, limits: removed.limits },
+      },
+    );
   });
   invalidatePackageCache(db);
   return { ok: true as const };
@@ -463,15 +453,11 @@ export async function assignPackage({
       from: previous ? { id: previous.id, name: previous.name } : null,
       to: next ? { id: next.id, name: next.name } : null,
     };
-    await recordAudit(trx, {
-      tenantId,
-      actorKind: 'staff',
-      actorId: staffId,
-      action: 'packages.assign',
-      target: broker.slug,
-      ip,
-      details,
-    });
+    await recordStaffChange(
+      trx,
+      { tenantId, staffId, ip },
+      { action: 'packages.assign', target: broker.slug, details },
+    );
     await recordAudit(trx, {
       tenantId: brokerId,
       actorKind: 'system',

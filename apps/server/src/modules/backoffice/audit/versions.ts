@@ -4,7 +4,7 @@ import { FALLBACK_LOCALE, isLocaleCode } from '@broker/i18n/locales';
 import type { TDb } from '../../../db/database';
 import type { AppVersionsTable } from '../../../db/schema-audit';
 import { newId } from '../../../ids';
-import { recordAudit } from '../../audit/audit';
+import { changes, currentRevision, isUniqueViolation, recordStaffChange } from './staff-change';
 
 export interface TVersionInput {
   id?: string | undefined;
@@ -97,9 +97,6 @@ function checkVersion(input: TVersionInput): Record<string, string> {
   return problems;
 }
 
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
-
 /** Creates or edits a release; -6014 when the platform already has this version, -6017 when stale. */
 export async function saveVersion({
   db,
@@ -116,6 +113,7 @@ export async function saveVersion({
 }): Promise<TAppVersion> {
   const problems = checkVersion(input);
   if (Object.keys(problems).length) throw AppError.invalid(problems);
+  const actor = { tenantId, staffId, ip };
   const values = {
     platform: input.platform,
     version: input.version,
@@ -143,27 +141,23 @@ export async function saveVersion({
           .returning(COLUMNS)
           .executeTakeFirstOrThrow();
         const saved = versionOf(row);
-        await recordAudit(trx, {
-          tenantId,
-          actorKind: 'staff',
-          actorId: staffId,
+        await recordStaffChange(trx, actor, {
           action: 'versions.create',
           target: `${saved.platform} ${saved.version}`,
-          ip,
           details: { id: saved.id, ...auditedFields(saved) },
         });
         return saved;
       }
-      const before = await trx
-        .selectFrom('app_versions')
-        .select(COLUMNS)
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', input.id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!before) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
-      if (input.revision !== undefined && before.revision !== input.revision)
-        throw new AppError(AppErrorCode.STALE_UPDATE);
+      const before = currentRevision(
+        await trx
+          .selectFrom('app_versions')
+          .select(COLUMNS)
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', input.id)
+          .forUpdate()
+          .executeTakeFirst(),
+        input.revision,
+      );
       const row = await trx
         .updateTable('app_versions')
         .set({ ...values, revision: before.revision + 1, updated_at: new Date() })
@@ -172,13 +166,9 @@ export async function saveVersion({
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       const saved = versionOf(row);
-      await recordAudit(trx, {
-        tenantId,
-        actorKind: 'staff',
-        actorId: staffId,
+      await recordStaffChange(trx, actor, {
         action: 'versions.update',
         target: `${saved.platform} ${saved.version}`,
-        ip,
         details: { id: saved.id, changes: changes(auditedFields(versionOf(before)), auditedFields(saved)) },
       });
       return saved;
@@ -203,19 +193,6 @@ function auditedFields(version: TAppVersion): Record<string, unknown> {
   };
 }
 
-/** Field -> { from, to } for every field whose value differs. */
-export function changes(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-): Record<string, { from: unknown; to: unknown }> {
-  const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-      out[key] = { from: before[key] ?? null, to: after[key] ?? null };
-  }
-  return out;
-}
-
 export async function deleteVersion({
   db,
   tenantId,
@@ -238,15 +215,15 @@ export async function deleteVersion({
       .executeTakeFirst();
     if (!row) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
     const removed = versionOf(row);
-    await recordAudit(trx, {
-      tenantId,
-      actorKind: 'staff',
-      actorId: staffId,
-      action: 'versions.delete',
-      target: `${removed.platform} ${removed.version}`,
-      ip,
-      details: { id: removed.id, ...auditedFields(removed) },
-    });
+    await recordStaffChange(
+      trx,
+      { tenantId, staffId, ip },
+      {
+        action: 'versions.delete',
+        target: `${removed.platform} ${removed.version}`,
+        details: { id: removed.id, ...auditedFields(removed) },
+      },
+    );
   });
   return { ok: true as const };
 }
