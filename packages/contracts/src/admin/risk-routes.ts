@@ -50,10 +50,15 @@ export const ZRiskSymbolExposure = z.object({
   brokerPnlUsd: ZMoney,
 });
 
-export const ZRiskCustomerExposure = z.object({
+/** The customer a row is about. */
+const customerFields = {
   userId: z.string(),
   name: z.string(),
   email: z.string(),
+};
+
+/** What a set of accounts (one customer's, one group's) holds. */
+const holdingsFields = {
   accounts: z.number().int(),
   positions: z.number().int(),
   /** Sum over symbols of the absolute net notional (USD). */
@@ -62,17 +67,14 @@ export const ZRiskCustomerExposure = z.object({
   equityUsd: ZMoney,
   /** Symbols with the largest exposure first. */
   symbols: z.array(z.object({ symbol: z.string(), netLots: ZLotsText })),
-});
+};
+
+export const ZRiskCustomerExposure = z.object({ ...customerFields, ...holdingsFields });
 
 export const ZRiskGroupExposure = z.object({
   groupId: z.string(),
   name: z.string(),
-  accounts: z.number().int(),
-  positions: z.number().int(),
-  exposureUsd: ZMoney,
-  floatingPnlUsd: ZMoney,
-  equityUsd: ZMoney,
-  symbols: z.array(z.object({ symbol: z.string(), netLots: ZLotsText })),
+  ...holdingsFields,
 });
 
 const ZBookTotals = z.object({
@@ -98,9 +100,7 @@ export const ZRiskExposure = z.object({
 });
 
 export const ZRiskTrader = z.object({
-  userId: z.string(),
-  name: z.string(),
-  email: z.string(),
+  ...customerFields,
   accounts: z.number().int(),
   deals: z.number().int(),
   /** Percentage of the period's deals closed with a profit, 2 decimals ("0.00" without deals). */
@@ -113,9 +113,7 @@ export const ZRiskTrader = z.object({
 export const ZRiskMarginCall = z.object({
   accountId: z.number().int(),
   accountType: z.number().int(),
-  userId: z.string(),
-  name: z.string(),
-  email: z.string(),
+  ...customerFields,
   groupId: z.string().nullable(),
   groupName: z.string().nullable(),
   currency: z.string(),
