@@ -7,7 +7,8 @@ import { useDocumentTitle, useI18n } from '../../i18n';
 import { Can } from '../../kit/Can';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
-import { ConfirmDialog, Modal } from '../../kit/Modal';
+import { FormModal } from '../../kit/FormModal';
+import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
 import { generatePassword, PasswordField, useFailureText } from './ui';
@@ -279,7 +280,7 @@ function BrokerEditor({
 
   return (
     <>
-      <Modal
+      <FormModal
         title={
           broker
             ? t('admin.access.brokers.editTitle', { name: broker.name })
@@ -288,111 +289,105 @@ function BrokerEditor({
         onClose={close}
         wide
         testId="broker-editor"
-        footer={
-          <>
-            <button type="button" className="btn btn-secondary" onClick={onClose}>
-              {t('admin.kit.cancel')}
-            </button>
-            <button type="submit" form={formId} className="btn btn-primary" disabled={mutation.pending}>
-              {broker ? t('admin.access.save') : t('admin.access.brokers.create')}
-            </button>
-          </>
-        }
+        formId={formId}
+        formClassName="ac-form"
+        onSubmit={submit}
+        onCancel={onClose}
+        submitLabel={broker ? t('admin.access.save') : t('admin.access.brokers.create')}
+        pending={mutation.pending}
       >
-        <form id={formId} className="ac-form" onSubmit={submit} noValidate>
-          <div className="kit-form-grid">
-            <Field label={t('admin.access.brokers.name')} error={shown('name')}>
-              {(props) => (
-                <input
-                  {...props}
-                  name="name"
-                  className="input"
-                  maxLength={80}
-                  value={name}
-                  onChange={(e) => setName(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field
-              label={t('admin.access.brokers.slug')}
-              hint={broker ? t('admin.access.brokers.slugFixed') : t('admin.access.brokers.slugHint')}
-              error={shown('slug')}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  name="slug"
-                  className="input"
-                  maxLength={40}
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  value={slug}
-                  disabled={broker !== null}
-                  onChange={(e) => setSlug(e.target.value.toLowerCase())}
-                />
-              )}
-            </Field>
-          </div>
-          <Field
-            label={t('admin.access.brokers.hosts')}
-            hint={t('admin.access.brokers.hostsHint')}
-            error={shown('hosts')}
-          >
+        <div className="kit-form-grid">
+          <Field label={t('admin.access.brokers.name')} error={shown('name')}>
             {(props) => (
-              <textarea
+              <input
                 {...props}
-                name="hosts"
-                className="input ac-textarea"
-                rows={3}
-                spellCheck={false}
-                value={hostsText}
-                onChange={(e) => setHostsText(e.target.value)}
+                name="name"
+                className="input"
+                maxLength={80}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
               />
             )}
           </Field>
-          {broker ? null : (
-            <fieldset className="ac-fieldset">
-              <legend>{t('admin.access.brokers.firstAdmin')}</legend>
-              <p className="kit-hint">{t('admin.access.brokers.firstAdminHint')}</p>
-              <Field label={t('admin.access.staff.username')} error={shown('adminUsername')}>
-                {(props) => (
-                  <input
-                    {...props}
-                    name="adminUsername"
-                    className="input"
-                    autoComplete="off"
-                    maxLength={32}
-                    value={adminUsername}
-                    onChange={(e) => setAdminUsername(e.target.value)}
-                  />
-                )}
-              </Field>
-              <PasswordField
-                label={t('admin.access.staff.initialPassword')}
-                name="adminPassword"
-                value={adminPassword}
-                onChange={setAdminPassword}
-                minLength={NEW_BROKER_MIN_PASSWORD}
-                error={shown('adminPassword')}
+          <Field
+            label={t('admin.access.brokers.slug')}
+            hint={broker ? t('admin.access.brokers.slugFixed') : t('admin.access.brokers.slugHint')}
+            error={shown('slug')}
+          >
+            {(props) => (
+              <input
+                {...props}
+                name="slug"
+                className="input"
+                maxLength={40}
+                autoCapitalize="none"
+                spellCheck={false}
+                value={slug}
+                disabled={broker !== null}
+                onChange={(e) => setSlug(e.target.value.toLowerCase())}
               />
-              <div className="kit-actions">
-                <button
-                  type="button"
-                  className="btn btn-secondary btn-sm"
-                  onClick={() => setAdminPassword(generatePassword(16))}
-                >
-                  {t('admin.access.staff.generate')}
-                </button>
-              </div>
-            </fieldset>
+            )}
+          </Field>
+        </div>
+        <Field
+          label={t('admin.access.brokers.hosts')}
+          hint={t('admin.access.brokers.hostsHint')}
+          error={shown('hosts')}
+        >
+          {(props) => (
+            <textarea
+              {...props}
+              name="hosts"
+              className="input ac-textarea"
+              rows={3}
+              spellCheck={false}
+              value={hostsText}
+              onChange={(e) => setHostsText(e.target.value)}
+            />
           )}
-          {generalError ? (
-            <p className="kit-error" role="alert">
-              {generalError}
-            </p>
-          ) : null}
-        </form>
-      </Modal>
+        </Field>
+        {broker ? null : (
+          <fieldset className="ac-fieldset">
+            <legend>{t('admin.access.brokers.firstAdmin')}</legend>
+            <p className="kit-hint">{t('admin.access.brokers.firstAdminHint')}</p>
+            <Field label={t('admin.access.staff.username')} error={shown('adminUsername')}>
+              {(props) => (
+                <input
+                  {...props}
+                  name="adminUsername"
+                  className="input"
+                  autoComplete="off"
+                  maxLength={32}
+                  value={adminUsername}
+                  onChange={(e) => setAdminUsername(e.target.value)}
+                />
+              )}
+            </Field>
+            <PasswordField
+              label={t('admin.access.staff.initialPassword')}
+              name="adminPassword"
+              value={adminPassword}
+              onChange={setAdminPassword}
+              minLength={NEW_BROKER_MIN_PASSWORD}
+              error={shown('adminPassword')}
+            />
+            <div className="kit-actions">
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => setAdminPassword(generatePassword(16))}
+              >
+                {t('admin.access.staff.generate')}
+              </button>
+            </div>
+          </fieldset>
+        )}
+        {generalError ? (
+          <p className="kit-error" role="alert">
+            {generalError}
+          </p>
+        ) : null}
+      </FormModal>
       {confirming ? (
         <ConfirmDialog
           title={broker ? t('admin.access.brokers.confirmEdit') : t('admin.access.brokers.confirmNew')}

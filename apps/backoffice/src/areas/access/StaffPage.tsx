@@ -9,6 +9,7 @@ import { useDocumentTitle, useI18n } from '../../i18n';
 import { Can } from '../../kit/Can';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
+import { FormModal } from '../../kit/FormModal';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession, useStaff } from '../../session';
@@ -402,86 +403,80 @@ function CreateStaff({
 
   return (
     <>
-      <Modal
+      <FormModal
         title={t('admin.access.staff.newTitle')}
         onClose={close}
         wide
         testId="staff-create"
-        footer={
-          <>
-            <button type="button" className="btn btn-secondary" onClick={onClose}>
-              {t('admin.kit.cancel')}
-            </button>
-            <button type="submit" form={formId} className="btn btn-primary" disabled={create.pending}>
-              {t('admin.access.staff.create')}
-            </button>
-          </>
-        }
+        formId={formId}
+        formClassName="ac-form"
+        onSubmit={submit}
+        onCancel={onClose}
+        submitLabel={t('admin.access.staff.create')}
+        pending={create.pending}
       >
-        <form id={formId} className="ac-form" onSubmit={submit} noValidate>
-          <div className="kit-form-grid">
-            <Field
-              label={t('admin.access.staff.username')}
-              hint={t('admin.access.staff.usernameHint')}
-              error={fieldError('username', usernameOk ? null : t('admin.login.errors.usernameFormat'))}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  name="username"
-                  className="input"
-                  autoComplete="off"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  maxLength={32}
-                  value={username}
-                  onChange={(e) => setUsername(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field
-              label={t('admin.access.staff.displayName')}
-              error={fieldError('displayName', nameOk ? null : t('admin.access.staff.displayNameRequired'))}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  name="displayName"
-                  className="input"
-                  maxLength={60}
-                  value={displayName}
-                  onChange={(e) => setDisplayName(e.target.value)}
-                />
-              )}
-            </Field>
-          </div>
-          <PasswordField
-            label={t('admin.access.staff.initialPassword')}
-            value={password}
-            onChange={setPassword}
-            minLength={Math.max(5, minLength)}
-            error={fieldError(
-              'password',
-              passwordOk ? null : t('admin.access.strength.min', { min: minLength }),
+        <div className="kit-form-grid">
+          <Field
+            label={t('admin.access.staff.username')}
+            hint={t('admin.access.staff.usernameHint')}
+            error={fieldError('username', usernameOk ? null : t('admin.login.errors.usernameFormat'))}
+          >
+            {(props) => (
+              <input
+                {...props}
+                name="username"
+                className="input"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                maxLength={32}
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
             )}
-          />
-          <div className="kit-actions">
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              onClick={() => setPassword(generatePassword(Math.max(16, minLength)))}
-            >
-              {t('admin.access.staff.generate')}
-            </button>
-          </div>
-          <RolePicker roles={roles} value={roleIds} onChange={setRoleIds} />
-          {generalError ? (
-            <p className="kit-error" role="alert">
-              {generalError}
-            </p>
-          ) : null}
-        </form>
-      </Modal>
+          </Field>
+          <Field
+            label={t('admin.access.staff.displayName')}
+            error={fieldError('displayName', nameOk ? null : t('admin.access.staff.displayNameRequired'))}
+          >
+            {(props) => (
+              <input
+                {...props}
+                name="displayName"
+                className="input"
+                maxLength={60}
+                value={displayName}
+                onChange={(e) => setDisplayName(e.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+        <PasswordField
+          label={t('admin.access.staff.initialPassword')}
+          value={password}
+          onChange={setPassword}
+          minLength={Math.max(5, minLength)}
+          error={fieldError(
+            'password',
+            passwordOk ? null : t('admin.access.strength.min', { min: minLength }),
+          )}
+        />
+        <div className="kit-actions">
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            onClick={() => setPassword(generatePassword(Math.max(16, minLength)))}
+          >
+            {t('admin.access.staff.generate')}
+          </button>
+        </div>
+        <RolePicker roles={roles} value={roleIds} onChange={setRoleIds} />
+        {generalError ? (
+          <p className="kit-error" role="alert">
+            {generalError}
+          </p>
+        ) : null}
+      </FormModal>
       {confirming ? (
         <ConfirmDialog
           title={t('admin.access.staff.confirmCreate')}

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useI18n } from '../../i18n';
-import { Modal } from '../../kit/Modal';
+import { FormModal } from '../../kit/FormModal';
 import { useMutation } from '../../kit/useApi';
 import type { ApiError, TAdminRouteName } from '../../lib/api';
 
@@ -24,7 +24,7 @@ export function useCheckedSave<N extends TAdminRouteName>(name: N, check: () => 
   return { save, problem, submit, confirming, setConfirming };
 }
 
-/** A wide modal around an editor form, with Cancel and Save and the server's error not tied to a field. */
+/** A wide modal around an editor form, with Save and the server's error not tied to a field. */
 export function EditorModal({
   title,
   testId,
@@ -46,30 +46,23 @@ export function EditorModal({
 }) {
   const { t } = useI18n();
   return (
-    <Modal
+    <FormModal
       title={title}
-      onClose={onClose}
-      wide
       testId={testId}
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            {t('admin.kit.cancel')}
-          </button>
-          <button type="submit" form={formId} className="btn btn-primary" data-testid={saveTestId}>
-            {t('admin.audit.save')}
-          </button>
-        </>
-      }
+      wide
+      formId={formId}
+      formClassName="audit-form"
+      onSubmit={onSubmit}
+      onClose={onClose}
+      submitLabel={t('admin.audit.save')}
+      submitTestId={saveTestId}
     >
-      <form id={formId} onSubmit={onSubmit} noValidate className="audit-form">
-        {error && !Object.keys(error.fields).length ? (
-          <p className="kit-error" role="alert">
-            {error.message}
-          </p>
-        ) : null}
-        {children}
-      </form>
-    </Modal>
+      {error && !Object.keys(error.fields).length ? (
+        <p className="kit-error" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      {children}
+    </FormModal>
   );
 }
