@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { isTimeframe, type TTimeframe } from '@broker/domain/market/timeframes';
 import { fromPoints } from '@broker/domain/price-format';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { heartbeatRound } from '../../http/socket-heartbeat';
 import type { MarketService, TMarketEvent } from './market-service';
 
 export const STREAM_PATH = '/ws/market';
@@ -256,16 +257,11 @@ export class MarketStream {
   }
 
   private heartbeat() {
-    for (const client of this.clients) {
-      if (!client.alive) {
-        client.socket.terminate();
-        this.drop(client);
-        continue;
-      }
-      client.alive = false;
-      client.socket.ping();
-      this.send(client, { type: 'heartbeat', time: Date.now() });
-    }
+    heartbeatRound(
+      this.clients,
+      (client) => this.drop(client),
+      (client, message) => this.send(client, message),
+    );
   }
 
   private send(client: TClient, message: unknown) {

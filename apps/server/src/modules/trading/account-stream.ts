@@ -6,6 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { COOKIE, type TServices } from '../../http/context';
+import { heartbeatRound } from '../../http/socket-heartbeat';
 import { findSession, onSessionsRevoked } from '../identity/sessions';
 import { fromScaled, money, unitsToLots } from './units';
 
@@ -571,16 +572,11 @@ export class AccountStream {
   }
 
   private heartbeat() {
-    for (const client of this.clients) {
-      if (!client.alive) {
-        client.socket.terminate();
-        this.drop(client);
-        continue;
-      }
-      client.alive = false;
-      client.socket.ping();
-      this.send(client, { type: 'heartbeat', time: Date.now() });
-    }
+    heartbeatRound(
+      this.clients,
+      (client) => this.drop(client),
+      (client, message) => this.send(client, message),
+    );
   }
 
   private send(client: TClient, message: unknown) {
