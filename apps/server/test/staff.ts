@@ -1,5 +1,6 @@
+import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
-import { ApiClient } from './helpers';
+import { ApiClient, type TTestServer } from './helpers';
 
 /**
  * A staff member signed in to the back-office API over HTTP, for tests: one broker (the default
@@ -48,4 +49,30 @@ export class StaffClient<TName extends string = string> {
     );
     return answer.body.data;
   }
+}
+
+/** The authenticator secret the test file's staff members get when they sign in with two-factor. */
+const TOTP_SECRET = new Secret({ size: 20 }).base32;
+
+/**
+ * Signs a staff member in with two-factor on (as money permissions require): stores the test's
+ * authenticator secret on them and answers with its current code.
+ */
+export async function signInWithTwoFactor<TName extends string>(
+  server: TTestServer,
+  pathOf: (name: TName) => string,
+  { username, password, host }: { username: string; password: string; host?: string | undefined },
+) {
+  await server.app.services.database.db
+    .updateTable('staff')
+    .set({ totp_secret: TOTP_SECRET })
+    .where('username', '=', username)
+    .execute();
+  const otp = new TOTP({
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: Secret.fromBase32(TOTP_SECRET),
+  }).generate();
+  return new StaffClient(server.baseUrl, pathOf, host).signIn(username, password, otp);
 }

@@ -1,7 +1,6 @@
 import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import { sql } from 'kysely';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import { newId } from '../../src/ids';
@@ -12,13 +11,12 @@ import { hashPassword } from '../../src/modules/identity/passwords';
 import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
-import { StaffClient } from '../staff';
+import { signInWithTwoFactor } from '../staff';
 
 let server: TTestServer;
 let platformId = '';
 let passwordHash = '';
 const PASSWORD = 'Audit-Test-Password-2026';
-const TOTP_SECRET = new Secret({ size: 20 }).base32;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -30,21 +28,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const db = () => server.app.services.database.db;
-const otp = () =>
-  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(TOTP_SECRET) }).generate();
 
 const auditPath = (name: string) =>
   name in AUDIT_PATHS ? AUDIT_PATHS[name as keyof typeof AUDIT_PATHS] : name;
 
 /** A staff member signed in over HTTP (two-factor on, as money permissions require). */
-async function signInStaff(username: string, password: string, broker?: string) {
-  await db()
-    .updateTable('staff')
-    .set({ totp_secret: TOTP_SECRET })
-    .where('username', '=', username)
-    .execute();
-  return new StaffClient(server.baseUrl, auditPath, broker).signIn(username, password, otp());
-}
+const signInStaff = (username: string, password: string, broker?: string) =>
+  signInWithTwoFactor(server, auditPath, { username, password, host: broker });
 
 const admin = () => signInStaff('admin', TEST_ADMIN_PASSWORD);
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMERS_PATHS } from '@broker/contracts/admin/customers-paths';
 import { traderLedgerAccount } from '@broker/domain/trading/engine-core';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids';
 import { hashPassword } from '../../src/modules/identity/passwords';
@@ -10,14 +9,13 @@ import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { applyMarketConfig } from '../../src/modules/trading/terms-sync';
 import { fromScaled } from '../../src/modules/trading/units';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
-import { StaffClient } from '../staff';
+import { type StaffClient, signInWithTwoFactor } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
 let defaultTenantId = '';
 let passwordHash = '';
 const PASSWORD = 'Customer-Test-2026';
-const TOTP_SECRET = new Secret({ size: 20 }).base32;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -30,24 +28,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const db = () => server.app.services.database.db;
-const otp = () =>
-  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(TOTP_SECRET) }).generate();
 
 type TStaff = StaffClient<keyof typeof CUSTOMERS_PATHS>;
 
 /** A staff member signed in over HTTP (two-factor on). */
-async function signInStaff(username: string, password: string, host?: string): Promise<TStaff> {
-  await db()
-    .updateTable('staff')
-    .set({ totp_secret: TOTP_SECRET })
-    .where('username', '=', username)
-    .execute();
-  return new StaffClient(
-    server.baseUrl,
-    (name: keyof typeof CUSTOMERS_PATHS) => CUSTOMERS_PATHS[name],
+const signInStaff = (username: string, password: string, host?: string): Promise<TStaff> =>
+  signInWithTwoFactor(server, (name: keyof typeof CUSTOMERS_PATHS) => CUSTOMERS_PATHS[name], {
+    username,
+    password,
     host,
-  ).signIn(username, password, otp());
-}
+  });
 
 /** A staff member of the default broker holding exactly `permissions`. */
 async function staffWith(username: string, permissions: string[]) {

@@ -1,52 +1,31 @@
 import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
 import Big from 'big.js';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids';
 import { hashPassword } from '../../src/modules/identity/passwords';
 import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
-import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { pushTick, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { signInWithTwoFactor } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
 let platformId = '';
-let time = 0;
-const TOTP_SECRET = new Secret({ size: 20 }).base32;
 const PASSWORD = 'Stats-Test-Password-2026';
 
-/** Pushes a BTCUSDT quote (2 digits) through the market service, as the feed would. */
-function tick(bid: number, ask = bid + 25) {
-  time = Math.max(time + 1, Date.now());
-  server.app.services.market.onTick({
-    symbol: 'BTCUSDT',
-    time,
-    bid: Math.round(bid * 100),
-    ask: Math.round(ask * 100),
-  });
-}
+/** Pushes a BTCUSDT quote through the market service, as the feed would. */
+const tick = (bid: number, ask = bid + 25) => pushTick(server, 'BTCUSDT', bid, ask);
 
 const db = () => server.app.services.database.db;
-const otp = () =>
-  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(TOTP_SECRET) }).generate();
 
+/** Signs a staff member in (two-factor on); answers with their daily statistics call. */
 async function signIn(username: string, password: string, broker?: string) {
-  await db()
-    .updateTable('staff')
-    .set({ totp_secret: TOTP_SECRET })
-    .where('username', '=', username)
-    .execute();
-  const api = new ApiClient(server.baseUrl);
-  api.cookies.set('lang', 'en');
-  const answer = await api.post('/api/v1/admin/auth/login', {
+  const staff = await signInWithTwoFactor(server, () => AUDIT_PATHS.adminstatsdaily, {
     username,
     password,
-    otp: otp(),
-    ...(broker ? { Hostspecific: broker } : {}),
+    host: broker,
   });
-  if (!answer.body.success) throw new Error(answer.body.message);
-  return (input: Record<string, unknown> = {}) =>
-    api.post(AUDIT_PATHS.adminstatsdaily, { ...input, ...(broker ? { Hostspecific: broker } : {}) });
+  return (input: Record<string, unknown> = {}) => staff.call('adminstatsdaily', input);
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
