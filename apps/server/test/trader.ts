@@ -1,6 +1,6 @@
 import { createCipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { orderSigningMessage } from '../src/modules/trading/trading-service';
-import { ApiClient } from './helpers';
+import { ApiClient, type TTestServer } from './helpers';
 
 /** A signed-in trader with a trade token: the calls a trading client makes, for tests and benchmarks. */
 export class Trader {
@@ -22,6 +22,34 @@ export class Trader {
     trader.cipherKey = login.body.data.cipherKey;
     await trader.renewTradeToken();
     return trader;
+  }
+
+  /**
+   * A second trader of the default broker, registered directly in the database (for tests about
+   * privacy, not registration), signed in.
+   */
+  static async signInStranger(server: TTestServer) {
+    const email = `stranger.${randomUUID()}@example.com`;
+    const { hashPassword } = await import('../src/modules/identity/passwords');
+    const db = server.app.services.database.db;
+    const tenant = await db
+      .selectFrom('tenants')
+      .select('id')
+      .where('is_default', '=', true)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('users')
+      .values({
+        id: randomUUID(),
+        tenant_id: tenant.id,
+        email,
+        password_hash: await hashPassword('Stranger2026!'),
+        display_name: 'Stranger',
+        country_code: null,
+        locked_until: null,
+      })
+      .execute();
+    return Trader.signIn(server.baseUrl, email, 'Stranger2026!');
   }
 
   get headers(): Record<string, string> {

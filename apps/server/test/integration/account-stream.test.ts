@@ -76,31 +76,6 @@ function refusedStatus(socket: WebSocket): Promise<number> {
 
 const isAccount = (accountId: number) => (m: TMessage) => m.type === 'account' && m.account_id === accountId;
 
-async function registerAndSignIn(): Promise<Trader> {
-  const email = `stream.${crypto.randomUUID()}@example.com`;
-  // Registered directly in the database: this test is about the stream's privacy, not registration.
-  const { hashPassword } = await import('../../src/modules/identity/passwords');
-  const db = server.app.services.database.db;
-  const tenant = await db
-    .selectFrom('tenants')
-    .select('id')
-    .where('is_default', '=', true)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('users')
-    .values({
-      id: crypto.randomUUID(),
-      tenant_id: tenant.id,
-      email,
-      password_hash: await hashPassword('Stranger2026!'),
-      display_name: 'Stranger',
-      country_code: null,
-      locked_until: null,
-    })
-    .execute();
-  return Trader.signIn(server.baseUrl, email, 'Stranger2026!');
-}
-
 describe('account stream', () => {
   it('refuses an upgrade without a live session, and one from another site', async () => {
     expect(await refusedStatus(connect(null).socket)).toBe(401);
@@ -113,7 +88,7 @@ describe('account stream', () => {
   it("refuses another trader's account and answers a snapshot equal to the trading calls", async () => {
     const owner = await Trader.signIn(server.baseUrl);
     const accountId = await owner.createAccount(1, 2, 100);
-    const stranger = await registerAndSignIn();
+    const stranger = await Trader.signInStranger(server);
     const spy = connect(stranger);
     await spy.opened;
     spy.send({ op: 'subscribe', account_id: accountId });
@@ -220,7 +195,7 @@ describe('account stream', () => {
   });
 
   it('bounds the accounts of one connection', async () => {
-    const trader = await registerAndSignIn();
+    const trader = await Trader.signInStranger(server);
     const accounts: number[] = [];
     for (const type of [1, 2]) for (let i = 0; i < 5; i++) accounts.push(await trader.createAccount(type, 2));
     accounts.push(await trader.createAccount(3, 2));

@@ -250,7 +250,7 @@ describe('trading through the API', () => {
     );
     expect(noToken.body.errorCode).toBe(-1001);
 
-    const stranger = await registerAndSignIn();
+    const stranger = await Trader.signInStranger(server);
     const peek = await stranger.call('/api/v1/account/info', { account_id: accountId });
     expect(peek.body.errorCode).toBe(-3006);
 
@@ -276,27 +276,3 @@ describe('trading through the API', () => {
     expect(Number(preview.margin)).toBeGreaterThan(6000);
   });
 });
-
-async function registerAndSignIn(): Promise<Trader> {
-  const email = `stranger.${Date.now()}@example.com`;
-  // Registered directly in the database: this test is about account privacy, not registration.
-  const { hashPassword } = await import('../../src/modules/identity/passwords');
-  const tenant = await server.app.services.database.db
-    .selectFrom('tenants')
-    .select('id')
-    .where('is_default', '=', true)
-    .executeTakeFirstOrThrow();
-  await server.app.services.database.db
-    .insertInto('users')
-    .values({
-      id: crypto.randomUUID(),
-      tenant_id: tenant.id,
-      email,
-      password_hash: await hashPassword('Stranger2026!'),
-      display_name: 'Stranger',
-      country_code: null,
-      locked_until: null,
-    })
-    .execute();
-  return Trader.signIn(server.baseUrl, email, 'Stranger2026!');
-}
