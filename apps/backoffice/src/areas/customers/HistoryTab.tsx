@@ -5,14 +5,8 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
 import type { TTabProps } from './CustomerDetailPage';
-import {
-  CLOSE_REASON_LABELS,
-  LEDGER_KIND_LABELS,
-  ORDER_TYPE_LABELS,
-  SIDE_LABELS,
-  toneOf,
-  useFormat,
-} from './format';
+import { tradeColumns } from './columns';
+import { CLOSE_REASON_LABELS, LEDGER_KIND_LABELS, ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
 
 const PAGE_SIZE = 20;
 const KINDS = {
@@ -89,6 +83,7 @@ interface TTableProps {
 function DealsTable({ userId, accountId, toolbar }: TTableProps) {
   const { t } = useI18n();
   const format = useFormat();
+  const col = useMemo(() => tradeColumns(t, format), [t, format]);
   const columns = useMemo<TColumn<TDeal>[]>(
     () => [
       {
@@ -98,25 +93,9 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
       },
       { key: 'position', header: t('admin.customers.trade.ticket'), render: (d) => d.position_id },
       { key: 'symbol', header: t('admin.customers.trade.symbol'), render: (d) => d.symbol },
-      {
-        key: 'side',
-        header: t('admin.customers.trade.side'),
-        render: (d) => (
-          <span className={d.side === 'buy' ? 'kit-up' : 'kit-down'}>{t(SIDE_LABELS[d.side])}</span>
-        ),
-      },
-      {
-        key: 'volume',
-        header: t('admin.customers.trade.volume'),
-        align: 'end',
-        render: (d) => format.money(d.volume),
-      },
-      {
-        key: 'open',
-        header: t('admin.customers.trade.openPrice'),
-        align: 'end',
-        render: (d) => format.decimal(d.open_price),
-      },
+      col.side(),
+      col.volume(),
+      col.openPrice(),
       {
         key: 'close',
         header: t('admin.customers.history.closePrice'),
@@ -135,7 +114,7 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
         render: (d) => t(CLOSE_REASON_LABELS[d.close_reason] ?? 'admin.customers.closeReason.manual'),
       },
     ],
-    [t, format],
+    [t, format, col],
   );
   return (
     <PagedTable
@@ -153,6 +132,7 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
 function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
   const { t } = useI18n();
   const format = useFormat();
+  const col = useMemo(() => tradeColumns(t, format), [t, format]);
   const columns = useMemo<TColumn<TFinished>[]>(
     () => [
       {
@@ -167,12 +147,7 @@ function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
         header: t('admin.customers.trade.type'),
         render: (o) => t(ORDER_TYPE_LABELS[o.type] ?? o.type),
       },
-      {
-        key: 'volume',
-        header: t('admin.customers.trade.volume'),
-        align: 'end',
-        render: (o) => format.money(o.volume),
-      },
+      col.volume(),
       {
         key: 'price',
         header: t('admin.customers.trade.price'),
@@ -197,7 +172,7 @@ function FinishedOrdersTable({ userId, accountId, toolbar }: TTableProps) {
         render: (o) => (o.fill_price ? format.decimal(o.fill_price) : '—'),
       },
     ],
-    [t, format],
+    [t, format, col],
   );
   return (
     <PagedTable

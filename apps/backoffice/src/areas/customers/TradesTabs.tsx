@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import type { TTabProps } from './CustomerDetailPage';
-import { ORDER_TYPE_LABELS, SIDE_LABELS, toneOf, useFormat } from './format';
+import { tradeColumns } from './columns';
+import { ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
 
 type TPosition = TTabProps['detail']['positions'][number];
 type TOrder = TTabProps['detail']['orders'][number];
@@ -11,52 +12,22 @@ type TOrder = TTabProps['detail']['orders'][number];
 export function PositionsTab({ detail }: TTabProps) {
   const { t } = useI18n();
   const format = useFormat();
+  const col = useMemo(() => tradeColumns(t, format), [t, format]);
   const columns = useMemo<TColumn<TPosition>[]>(
     () => [
-      {
-        key: 'ticket',
-        header: t('admin.customers.trade.ticket'),
-        render: (p) => p.order_id,
-        sortValue: (p) => p.order_id,
-      },
-      { key: 'account', header: t('admin.customers.field.account'), render: (p) => `#${p.account_id}` },
-      {
-        key: 'symbol',
-        header: t('admin.customers.trade.symbol'),
-        render: (p) => p.symbol,
-        sortValue: (p) => p.symbol,
-      },
-      {
-        key: 'side',
-        header: t('admin.customers.trade.side'),
-        render: (p) => (
-          <span className={p.side === 'buy' ? 'kit-up' : 'kit-down'}>{t(SIDE_LABELS[p.side])}</span>
-        ),
-      },
-      {
-        key: 'volume',
-        header: t('admin.customers.trade.volume'),
-        align: 'end',
-        render: (p) => format.money(p.volume),
-      },
-      {
-        key: 'open',
-        header: t('admin.customers.trade.openPrice'),
-        align: 'end',
-        render: (p) => format.decimal(p.open_price),
-      },
+      col.ticket(),
+      col.account(),
+      col.symbol(),
+      col.side(),
+      col.volume(),
+      col.openPrice(),
       {
         key: 'current',
         header: t('admin.customers.trade.currentPrice'),
         align: 'end',
         render: (p) => format.decimal(p.current_price),
       },
-      {
-        key: 'stops',
-        header: t('admin.customers.trade.stops'),
-        render: (p) =>
-          `${p.take_profit ? format.decimal(p.take_profit) : '—'} / ${p.stop_loss ? format.decimal(p.stop_loss) : '—'}`,
-      },
+      col.stops(),
       {
         key: 'margin',
         header: t('admin.customers.figure.margin'),
@@ -76,7 +47,7 @@ export function PositionsTab({ detail }: TTabProps) {
         render: (p) => format.dateTime(p.open_time),
       },
     ],
-    [t, format],
+    [t, format, col],
   );
   return (
     <DataTable
@@ -96,32 +67,18 @@ export function PositionsTab({ detail }: TTabProps) {
 export function OrdersTab({ detail }: TTabProps) {
   const { t } = useI18n();
   const format = useFormat();
+  const col = useMemo(() => tradeColumns(t, format), [t, format]);
   const columns = useMemo<TColumn<TOrder>[]>(
     () => [
-      {
-        key: 'ticket',
-        header: t('admin.customers.trade.ticket'),
-        render: (o) => o.order_id,
-        sortValue: (o) => o.order_id,
-      },
-      { key: 'account', header: t('admin.customers.field.account'), render: (o) => `#${o.account_id}` },
-      {
-        key: 'symbol',
-        header: t('admin.customers.trade.symbol'),
-        render: (o) => o.symbol,
-        sortValue: (o) => o.symbol,
-      },
+      col.ticket(),
+      col.account(),
+      col.symbol(),
       {
         key: 'type',
         header: t('admin.customers.trade.type'),
         render: (o) => t(ORDER_TYPE_LABELS[o.type] ?? o.type),
       },
-      {
-        key: 'volume',
-        header: t('admin.customers.trade.volume'),
-        align: 'end',
-        render: (o) => format.money(o.volume),
-      },
+      col.volume(),
       {
         key: 'price',
         header: t('admin.customers.trade.price'),
@@ -134,15 +91,10 @@ export function OrdersTab({ detail }: TTabProps) {
         align: 'end',
         render: (o) => (o.limit_price ? format.decimal(o.limit_price) : '—'),
       },
-      {
-        key: 'stops',
-        header: t('admin.customers.trade.stops'),
-        render: (o) =>
-          `${o.take_profit ? format.decimal(o.take_profit) : '—'} / ${o.stop_loss ? format.decimal(o.stop_loss) : '—'}`,
-      },
+      col.stops(),
       { key: 'time', header: t('admin.customers.trade.placed'), render: (o) => format.dateTime(o.time) },
     ],
-    [t, format],
+    [t, format, col],
   );
   return (
     <DataTable
