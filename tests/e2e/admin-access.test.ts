@@ -1,25 +1,17 @@
 import { routeCatalogue } from '@broker/contracts/routes';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, newContext, serverAndBrowser } from './support';
 
-let server: TRunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 /** The code the authenticator app would show now, computed like the server checks it (otpauth, SHA-1, 30 s). */
 const codeFor = (secret: string) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
 
 async function fillCredentials(page: Page, username: string, password: string) {
-  await page.goto(`${server.baseUrl}/admin/login`);
+  await page.goto(`${running.server.baseUrl}/admin/login`);
   await page.locator('input[name=username]').fill(username);
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
@@ -31,7 +23,7 @@ let adminSecret = '';
 
 describe('back-office access in the browser', () => {
   it('lets the administrator turn on two-factor and then asks for the code at sign-in', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(running.browser);
     const page = await context.newPage();
     await fillCredentials(page, 'admin', ADMIN_PASSWORD);
     await page.waitForURL(atHome);
@@ -62,7 +54,7 @@ describe('back-office access in the browser', () => {
   });
 
   it('creates a role with the users menu but not its disable button, and a staff member in it', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(running.browser);
     const page = await context.newPage();
     await fillCredentials(page, 'admin', ADMIN_PASSWORD);
     await page.locator('[data-testid=otp-step] input[name=otp]').fill(codeFor(adminSecret));
@@ -71,7 +63,7 @@ describe('back-office access in the browser', () => {
       page.locator('[data-testid=otp-step] button[type=submit]').click(),
     ]);
 
-    await page.goto(`${server.baseUrl}/admin/roles`);
+    await page.goto(`${running.server.baseUrl}/admin/roles`);
     await page.locator('[data-testid=role-new]').click();
     const editor = page.locator('[data-testid=role-editor]');
     await editor.locator('input[name=name]').fill('Customer viewers');
@@ -82,7 +74,7 @@ describe('back-office access in the browser', () => {
     await page.locator('[data-testid=confirm-ok]').click();
     await page.locator('[data-testid=role-row][data-name="Customer viewers"]').waitFor();
 
-    await page.goto(`${server.baseUrl}/admin/staff`);
+    await page.goto(`${running.server.baseUrl}/admin/staff`);
     await page.locator('[data-testid=staff-new]').click();
     const form = page.locator('[data-testid=staff-create]');
     await form.locator('input[name=username]').fill('viewer1');
@@ -107,7 +99,7 @@ describe('back-office access in the browser', () => {
   });
 
   it('shows that staff member only what the role opens, and the server refuses the rest (403)', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(running.browser);
     const page = await context.newPage();
     await fillCredentials(page, 'viewer1', 'Viewer-Pass-2026!');
     // Without the dashboard's permission, home is the first module the role opens.
@@ -116,7 +108,7 @@ describe('back-office access in the browser', () => {
     expect(links).toEqual(['/admin/users']);
 
     // The pages of other modules say no, and so does the server when called from the page directly.
-    await page.goto(`${server.baseUrl}/admin/roles`);
+    await page.goto(`${running.server.baseUrl}/admin/roles`);
     await expect.poll(() => page.locator('[data-testid=roles-page]').count()).toBe(0);
     const disableRoute = Object.values(routeCatalogue).find(
       (r) => r.access.kind === 'staff' && r.access.permission === 'users.disable',

@@ -1,33 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { AUDIT_PATHS } from '@broker/contracts/admin/audit-paths';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../apps/server/test/helpers';
 import { Trader } from '../../apps/server/test/trader';
-import {
-  ADMIN_PASSWORD,
-  launchBrowser,
-  newContext,
-  signInStaff,
-  staffPage,
-  startServer,
-  type TRunningServer,
-} from './support';
+import { ADMIN_PASSWORD, newContext, serverAndBrowser, signInStaff, staffPage } from './support';
 
-let server: TRunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 /** A demo trade closed through the API, as the terminal does: one deal for today's statistics. */
 async function closedDemoTrade() {
-  const trader = await Trader.signIn(server.baseUrl);
+  const trader = await Trader.signIn(running.server.baseUrl);
   const accountId = await trader.createAccount(1, 2, 100);
   const buy = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.03' });
   expect(buy.body.success, buy.body.message).toBe(true);
@@ -41,8 +24,8 @@ async function closedDemoTrade() {
 
 describe('operation history, statistics and versions in the browser', () => {
   it('records a release made on the versions page, finds it in the history by its action, and shows the chain intact', async () => {
-    const { context, page } = await staffPage(browser, server.baseUrl);
-    await page.goto(`${server.baseUrl}/admin/versions`);
+    const { context, page } = await staffPage(running.browser, running.server.baseUrl);
+    await page.goto(`${running.server.baseUrl}/admin/versions`);
     await page.locator('[data-testid=version-new]').click();
     const editor = page.locator('[data-testid=version-editor]');
     await editor.locator('[data-testid=version-platform]').selectOption('ios');
@@ -64,7 +47,7 @@ describe('operation history, statistics and versions in the browser', () => {
     await expect
       .poll(() => page.locator('[data-testid=version-row]').allTextContents(), { timeout: 10_000 })
       .toEqual([expect.stringContaining('3.2.1')]);
-    const check = await new ApiClient(server.baseUrl).post(AUDIT_PATHS.appversion, {
+    const check = await new ApiClient(running.server.baseUrl).post(AUDIT_PATHS.appversion, {
       platform: 'ios',
       version: '3.0.0',
     });
@@ -73,7 +56,7 @@ describe('operation history, statistics and versions in the browser', () => {
       latest: { version: '3.2.1', notes: expect.any(String) },
     });
 
-    await page.goto(`${server.baseUrl}/admin/operations`);
+    await page.goto(`${running.server.baseUrl}/admin/operations`);
     await expect
       .poll(() => page.locator('[data-testid=chain-intact]').textContent(), { timeout: 10_000 })
       .toMatch(/^Chain intact \(\d+ entries\)$/);
@@ -105,8 +88,8 @@ describe('operation history, statistics and versions in the browser', () => {
 
   it('shows the statistics of a date range with its charts, for the accounts chosen', async () => {
     await closedDemoTrade();
-    const { context, page } = await staffPage(browser, server.baseUrl);
-    await page.goto(`${server.baseUrl}/admin/statistics`);
+    const { context, page } = await staffPage(running.browser, running.server.baseUrl);
+    await page.goto(`${running.server.baseUrl}/admin/statistics`);
     const charts = page.locator('[data-testid=stats-charts] figure');
     await expect.poll(() => charts.count(), { timeout: 10_000 }).toBe(4);
     for (const id of ['chart-people', 'chart-volume', 'chart-pnl', 'chart-funding']) {
@@ -147,9 +130,9 @@ describe('operation history, statistics and versions in the browser', () => {
     mkdirSync(folder, { recursive: true });
     await seedForShots();
     for (const mobile of [false, true]) {
-      const context = await newContext(browser, { mobile });
+      const context = await newContext(running.browser, { mobile });
       const page = await context.newPage();
-      await signInStaff(page, server.baseUrl);
+      await signInStaff(page, running.server.baseUrl);
       for (const lang of ['en', 'zh-CN'])
         for (const theme of ['white', 'dark']) {
           await page.evaluate(
@@ -161,7 +144,9 @@ describe('operation history, statistics and versions in the browser', () => {
           );
           for (const path of ['operations', 'statistics', 'versions', 'packages']) {
             // Statistics over every account, so the demo trades of the tests above show.
-            await page.goto(`${server.baseUrl}/admin/${path}${path === 'statistics' ? '?scope=all' : ''}`);
+            await page.goto(
+              `${running.server.baseUrl}/admin/${path}${path === 'statistics' ? '?scope=all' : ''}`,
+            );
             await page.locator(`[data-testid=${path}-page]`).waitFor();
             await page.waitForTimeout(800);
             await page.screenshot({
@@ -170,14 +155,14 @@ describe('operation history, statistics and versions in the browser', () => {
             });
           }
           if (!mobile && theme === 'white') {
-            await page.goto(`${server.baseUrl}/admin/operations`);
+            await page.goto(`${running.server.baseUrl}/admin/operations`);
             await page.locator('[data-testid=operations-row]').first().click();
             await page.locator('[data-testid=detail-json]').waitFor();
             await page.screenshot({ path: `${folder}/operations-detail-${lang}.png` });
-            await page.goto(`${server.baseUrl}/admin/versions`);
+            await page.goto(`${running.server.baseUrl}/admin/versions`);
             await page.locator('[data-testid=version-new]').click();
             await page.screenshot({ path: `${folder}/versions-editor-${lang}.png` });
-            await page.goto(`${server.baseUrl}/admin/packages`);
+            await page.goto(`${running.server.baseUrl}/admin/packages`);
             await page.locator('[data-testid=package-new]').click();
             await page.screenshot({ path: `${folder}/packages-editor-${lang}.png` });
           }
@@ -189,7 +174,7 @@ describe('operation history, statistics and versions in the browser', () => {
 
 /** Releases, packages and a second broker, so the review screenshots show filled pages. */
 async function seedForShots() {
-  const api = new ApiClient(server.baseUrl);
+  const api = new ApiClient(running.server.baseUrl);
   const login = await api.post('/api/v1/admin/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
   const csrf = { 'x-csrf-token': login.body.data.csrfToken };
   for (const [platform, version, force] of [

@@ -1,26 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import en from '@broker/i18n/locales/en.json';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Trader } from '../../apps/server/test/trader';
-import { DEMO, launchBrowser, newContext, staffPage, startServer, type TRunningServer } from './support';
+import { DEMO, newContext, serverAndBrowser, staffPage } from './support';
 
-let server: TRunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 /** The portal's English text for -3008, as the terminal shows it. */
 const RESTRICTED = (en as Record<string, string>)['errors.-3008'];
 
 /** The trader signs in to the terminal, opens a demo account and picks BTCUSDT. */
 async function traderReady(page: Page): Promise<string> {
-  await page.goto(`${server.baseUrl}/en/trade`);
+  await page.goto(`${running.server.baseUrl}/en/trade`);
   await page.waitForURL('**/en/login**');
   await page.waitForLoadState('networkidle');
   await page.fill('input[name=email]', DEMO.email);
@@ -68,12 +60,12 @@ describe('customers in the browser', () => {
   it("staff restricts opening on the demo trader's account: the terminal refuses with the translated message, and trades again once lifted", {
     timeout: 150_000,
   }, async () => {
-    const traderContext = await newContext(browser);
+    const traderContext = await newContext(running.browser);
     const trader = await traderContext.newPage();
     const accountId = await traderReady(trader);
 
-    const { context: staffContext, page: staff } = await staffPage(browser, server.baseUrl);
-    await staff.goto(`${server.baseUrl}/admin/users`);
+    const { context: staffContext, page: staff } = await staffPage(running.browser, running.server.baseUrl);
+    await staff.goto(`${running.server.baseUrl}/admin/users`);
     await staff.getByTestId('customers-search').fill(DEMO.email);
     const row = staff.getByTestId('customer-row');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
@@ -115,10 +107,10 @@ describe('customers in the browser', () => {
   it('a balance adjustment above the threshold waits on the approvals page', {
     timeout: 120_000,
   }, async () => {
-    const api = await Trader.signIn(server.baseUrl);
+    const api = await Trader.signIn(running.server.baseUrl);
     const realAccount = await api.createAccount(2);
-    const { context, page } = await staffPage(browser, server.baseUrl);
-    await page.goto(`${server.baseUrl}/admin/users?q=${encodeURIComponent(DEMO.email)}`);
+    const { context, page } = await staffPage(running.browser, running.server.baseUrl);
+    await page.goto(`${running.server.baseUrl}/admin/users?q=${encodeURIComponent(DEMO.email)}`);
     await page.getByTestId('customer-row').first().click();
     await page.getByTestId('customer-tab-accounts').click();
     const card = page.locator(`[data-testid=account-card][data-account="${realAccount}"]`);
@@ -135,7 +127,7 @@ describe('customers in the browser', () => {
     await pending.waitFor({ timeout: 10_000 });
     // The requester sees it as theirs: no approve button for them.
     expect(await pending.getByTestId('adjustment-approve').count()).toBe(0);
-    await page.goto(`${server.baseUrl}/admin/users`);
+    await page.goto(`${running.server.baseUrl}/admin/users`);
     await page.getByTestId('customers-approvals').click();
     await page.waitForURL('**/admin/users/approvals');
     await expect.poll(() => page.getByTestId('adjustment-row').count(), { timeout: 10_000 }).toBe(1);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../apps/server/test/helpers';
 import { Trader } from '../../apps/server/test/trader';
-import { launchBrowser, staffPage, startServer, type TRunningServer } from './support';
+import { serverAndBrowser, staffPage } from './support';
 
 /**
  * The issue's broker scenario across areas: a role and a staff member, a restricted account that
@@ -12,15 +12,7 @@ import { launchBrowser, staffPage, startServer, type TRunningServer } from './su
  * call outside their role — and every one of those changes in the operation history, chain intact.
  * Each area's own browser test drives its page in detail; this one checks they add up.
  */
-let server: TRunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 /** A back-office call made from the signed-in page, as its own code would (cookie and CSRF header). */
 function call(page: Page, path: string, body: Record<string, unknown> = {}) {
@@ -47,15 +39,15 @@ function call(page: Page, path: string, body: Record<string, unknown> = {}) {
 }
 
 async function spreadOf(symbol: string): Promise<number> {
-  const answer = await new ApiClient(server.baseUrl).post(ROUTE_PATHS.currencydetail, { symbol });
+  const answer = await new ApiClient(running.server.baseUrl).post(ROUTE_PATHS.currencydetail, { symbol });
   return answer.body.data.quote.spread as number;
 }
 
 describe('a broker’s changes add up, and the operation history shows them all', () => {
   it('role and staff, restriction, spread, a refused call — each in the hash-chained history', async () => {
-    const trader = await Trader.signIn(server.baseUrl);
+    const trader = await Trader.signIn(running.server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);
-    const { context, page } = await staffPage(browser, server.baseUrl);
+    const { context, page } = await staffPage(running.browser, running.server.baseUrl);
 
     // A role that may look at customers but not restrict them, and a staff member in it.
     const role = await call(page, ROUTE_PATHS.adminrolesave, {
@@ -108,7 +100,7 @@ describe('a broker’s changes add up, and the operation history shows them all'
     expect(Date.now() - started).toBeLessThan(2000);
 
     // The new staff member sees customers but the server refuses the restriction call (403).
-    const desk = await staffPage(browser, server.baseUrl, 'desk1', 'Desk-Password-2026');
+    const desk = await staffPage(running.browser, running.server.baseUrl, 'desk1', 'Desk-Password-2026');
     const forbidden = await call(desk.page, ROUTE_PATHS.admincustomerrestrict, {
       userId: trader.userId,
       accountId,
@@ -126,7 +118,7 @@ describe('a broker’s changes add up, and the operation history shows them all'
     await desk.context.close();
 
     // Every change is in the operation history, and the chain is intact.
-    await page.goto(`${server.baseUrl}/admin/operations`);
+    await page.goto(`${running.server.baseUrl}/admin/operations`);
     await expect
       .poll(() => page.locator('[data-testid=chain-intact]').textContent(), { timeout: 10_000 })
       .toMatch(/^Chain intact \(\d+ entries\)$/);

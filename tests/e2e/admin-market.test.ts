@@ -1,16 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, signInStaff, startServer, type TRunningServer } from './support';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, serverAndBrowser, signInStaff } from './support';
 
-let server: TRunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 /** The BTCUSDT spread the portal's markets page shows, in points (2 digits), from its live bid and ask. */
 async function portalSpread(page: Page): Promise<number | null> {
@@ -23,9 +15,9 @@ async function portalSpread(page: Page): Promise<number | null> {
 
 describe('market configuration in the browser', () => {
   it("changing a symbol's spread shows in the portal's quotes within a second", async () => {
-    const portalContext = await newContext(browser);
+    const portalContext = await newContext(running.browser);
     const portal = await portalContext.newPage();
-    await portal.goto(`${server.baseUrl}/en/markets`);
+    await portal.goto(`${running.server.baseUrl}/en/markets`);
     await expect
       .poll(() => portal.getByTestId('stream-status').getAttribute('data-state'), { timeout: 15_000 })
       .toBe('open');
@@ -33,10 +25,10 @@ describe('market configuration in the browser', () => {
     // The simulator's BTCUSDT spread stays well under 50 dollars (5,000 points).
     expect(await portalSpread(portal)).toBeLessThan(5_000);
 
-    const staffContext = await newContext(browser);
+    const staffContext = await newContext(running.browser);
     const admin = await staffContext.newPage();
-    await signInStaff(admin, server.baseUrl);
-    await admin.goto(`${server.baseUrl}/admin/market`);
+    await signInStaff(admin, running.server.baseUrl);
+    await admin.goto(`${running.server.baseUrl}/admin/market`);
     await admin.getByTestId('instruments-table-filter').fill('BTCUSDT');
     const row = admin.locator('[data-testid="instrument-row"][data-key="BTCUSDT"]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);

@@ -1,18 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Trader } from '../../apps/server/test/trader';
-import { launchBrowser, signInStaff, startServer, type TRunningServer } from './support';
+import { serverAndBrowser, signInStaff } from './support';
 
-let server: TRunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 /** Screenshots for review, when SHOTS names a folder (not part of the assertions). */
 async function shot(page: Page, name: string) {
@@ -25,17 +17,20 @@ async function shot(page: Page, name: string) {
 describe('risk page in the browser', () => {
   it('shows the exposure row of a symbol a trader just opened, live, and adds a routing rule after confirmation', async () => {
     // A trader opens a demo position through the API, as the terminal does.
-    const trader = await Trader.signIn(server.baseUrl);
+    const trader = await Trader.signIn(running.server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);
     const buy = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.05' });
     expect(buy.body.success, buy.body.message).toBe(true);
 
     // A plain context: the shared one waits for the portal's hydration mark, which /admin never sets.
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const context = await running.browser.newContext({
+      locale: 'en-US',
+      viewport: { width: 1440, height: 900 },
+    });
     await context.addInitScript(() => localStorage.setItem('admin_lang', 'en'));
     const page = await context.newPage();
-    await signInStaff(page, server.baseUrl);
-    await page.goto(`${server.baseUrl}/admin/risk`);
+    await signInStaff(page, running.server.baseUrl);
+    await page.goto(`${running.server.baseUrl}/admin/risk`);
     // Real money by default: the demo position is not the broker's risk.
     await expect
       .poll(() => page.locator('[data-testid=risk-symbols-empty]').count(), { timeout: 10_000 })

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { freshDatabaseUrl } from '../../apps/server/test/helpers';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-Password-2026';
@@ -178,4 +179,20 @@ export async function staffPage(
   const page = await context.newPage();
   await signInStaff(page, baseUrl, username, password);
   return { context, page };
+}
+
+/**
+ * The real server and a browser for one test file: started before its tests, stopped after them.
+ * Read `server` and `browser` inside the tests (they are set once `beforeAll` has run).
+ */
+export function serverAndBrowser(env: Record<string, string> = {}) {
+  const running = {} as { server: TRunningServer; browser: Browser };
+  beforeAll(async () => {
+    [running.server, running.browser] = await Promise.all([startServer(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.server?.stop();
+  });
+  return running;
 }
