@@ -110,11 +110,26 @@ describe('trading through the API', () => {
       profit: '98.50',
     });
     expect(byReason[1]).toMatchObject({ open_price: '66495.00', close_price: '68010.00', volume: '0.05' });
-    const csv = await (await trader.api.get(`/api/v1/order/history.csv?account_id=${accountId}`)).text();
+    const csv = await (
+      await trader.api.get(`/api/v1/order/history.csv?account_id=${accountId}&format=raw`)
+    ).text();
     const lines = csv.trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^position_id,symbol,side,volume/);
     expect(lines.some((l) => l.endsWith(',98.50,take_profit_or_stop_loss'))).toBe(true);
+    // For people: the trader's language, with a byte-order mark for spreadsheet apps.
+    const bytes = new Uint8Array(
+      await (await trader.api.get(`/api/v1/order/history.csv?account_id=${accountId}`)).arrayBuffer(),
+    );
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const english = new TextDecoder().decode(bytes);
+    expect(english.startsWith('Position,Symbol,Side,Volume (lots),Open time (UTC)')).toBe(true);
+    expect(english).toContain(',98.50,Take-profit or stop-loss');
+    trader.api.cookies.set('lang', 'zh-CN');
+    const chinese = await (await trader.api.get(`/api/v1/order/history.csv?account_id=${accountId}`)).text();
+    trader.api.cookies.set('lang', 'en');
+    expect(chinese.split('\n')[0]).toContain('开仓时间（UTC）');
+    expect(chinese).not.toContain('take_profit_or_stop_loss');
     const strangerCsv = await new Trader(server.baseUrl).api.get(
       `/api/v1/order/history.csv?account_id=${accountId}`,
     );

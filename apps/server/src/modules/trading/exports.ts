@@ -2,9 +2,10 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { FastifyInstance } from 'fastify';
 import { COOKIE, type TCallContext, type TServices } from '../../http/context';
 import { sendError } from '../../http/envelope';
-import { requestLocale } from '../../i18n';
+import { requestLocale, serverTranslator } from '../../i18n';
 import { findSession } from '../identity/sessions';
 
+/** Close reasons by machine name, for `?format=raw` (stable for scripts and integrations). */
 const REASONS: Record<number, string> = {
   1: 'manual',
   2: 'stop_out',
@@ -15,6 +16,9 @@ const REASONS: Record<number, string> = {
   7: 'account_cancelled',
 };
 
+const RAW_HEADER =
+  'position_id,symbol,side,volume,open_time,open_price,close_time,close_price,hold_seconds,swap,commission,profit,close_reason';
+
 const cell = (value: string | number | null) => {
   const text = value === null ? '' : String(value);
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -22,7 +26,9 @@ const cell = (value: string | number | null) => {
 
 /**
  * `GET /api/v1/order/history.csv?account_id=&from=&to=&symbol=`: the trader's closed deals as CSV
- * (UTC ISO times, decimal strings), with the session cookie. At most 50,000 rows.
+ * (UTC ISO times, decimal strings), with the session cookie. At most 50,000 rows. The header row,
+ * sides and close reasons are in the trader's language (with a byte-order mark so spreadsheet apps
+ * read UTF-8); `&format=raw` gives machine names instead, for scripts.
  */
 export function registerTradingExports(app: FastifyInstance, services: TServices) {
   app.get<{ Querystring: Record<string, string | undefined> }>(
@@ -48,9 +54,36 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
         } as unknown as TCallContext;
         const to = Number(request.query.to ?? Date.now());
         const from = Number(request.query.from ?? to - 365 * 86_400_000);
+        const raw = request.query.format === 'raw';
+        const t = serverTranslator(locale);
         const rows: string[] = [
-          'position_id,symbol,side,volume,open_time,open_price,close_time,close_price,hold_seconds,swap,commission,profit,close_reason',
+          raw
+            ? RAW_HEADER
+            : [
+                t('history.csv.position'),
+                t('history.col.symbol'),
+                t('history.col.side'),
+                t('history.col.volume'),
+                t('history.csv.openTime'),
+                t('history.csv.openPrice'),
+                t('history.csv.closeTime'),
+                t('history.csv.closePrice'),
+                t('history.csv.holdSeconds'),
+                t('history.col.swap'),
+                t('history.col.commission'),
+                t('history.col.profit'),
+                t('history.col.reason'),
+              ]
+                .map(cell)
+                .join(','),
         ];
+        const side = (value: string) => (raw ? value : t(`history.side.${value}`));
+        const reason = (value: number) =>
+          raw
+            ? (REASONS[value] ?? String(value))
+            : REASONS[value]
+              ? t(`history.reason.${value}`)
+              : t('history.reason.other', { reason: value });
         for (let page = 1; page <= 250; page++) {
           const { items } = await services.trading.deals(ctx, {
             account_id: accountId,
@@ -65,7 +98,7 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
               [
                 d.position_id,
                 d.symbol,
-                d.side,
+                side(d.side),
                 d.volume,
                 new Date(d.open_time).toISOString(),
                 d.open_price,
@@ -75,7 +108,7 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
                 d.swap,
                 d.commission,
                 d.profit,
-                REASONS[d.close_reason] ?? String(d.close_reason),
+                reason(d.close_reason),
               ]
                 .map(cell)
                 .join(','),
@@ -84,7 +117,7 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
         }
         reply.header('content-type', 'text/csv; charset=utf-8');
         reply.header('content-disposition', `attachment; filename="history-${accountId}.csv"`);
-        return reply.send(`${rows.join('\n')}\n`);
+        return reply.send(`${raw ? '' : '\uFEFF'}${rows.join('\n')}\n`);
       } catch (error) {
         return sendError(reply, error, locale);
       }
