@@ -1,5 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
+import type { TDb } from '../src/db/database';
+import { newId } from '../src/ids';
 import { ApiClient, type TTestServer } from './helpers';
 
 /**
@@ -75,4 +77,43 @@ export async function signInWithTwoFactor<TName extends string>(
     secret: Secret.fromBase32(TOTP_SECRET),
   }).generate();
   return new StaffClient(server.baseUrl, pathOf, host).signIn(username, password, otp);
+}
+
+/** A staff member with one role holding exactly `permissions`, straight in the database. */
+export async function createStaffWithRole(
+  db: TDb,
+  options: {
+    tenantId: string;
+    username: string;
+    passwordHash: string;
+    permissions: string[];
+    roleName: string;
+    displayName?: string;
+  },
+) {
+  const roleId = newId();
+  const staffId = newId();
+  await db
+    .insertInto('roles')
+    .values({
+      id: roleId,
+      tenant_id: options.tenantId,
+      name: options.roleName,
+      parent_id: null,
+      permissions: options.permissions,
+    })
+    .execute();
+  await db
+    .insertInto('staff')
+    .values({
+      id: staffId,
+      tenant_id: options.tenantId,
+      username: options.username,
+      password_hash: options.passwordHash,
+      display_name: options.displayName ?? options.username,
+      locked_until: null,
+    })
+    .execute();
+  await db.insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
+  return { staffId, roleId };
 }

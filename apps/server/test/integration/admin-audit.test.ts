@@ -3,7 +3,6 @@ import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database';
-import { newId } from '../../src/ids';
 import { recordAudit } from '../../src/modules/audit/audit';
 import { verifyChain } from '../../src/modules/backoffice/audit/chain';
 import { assertWithinLimit } from '../../src/modules/backoffice/audit/packages';
@@ -11,7 +10,7 @@ import { hashPassword } from '../../src/modules/identity/passwords';
 import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
-import { signInWithTwoFactor } from '../staff';
+import { createStaffWithRole, signInWithTwoFactor } from '../staff';
 
 let server: TTestServer;
 let platformId = '';
@@ -40,24 +39,13 @@ const admin = () => signInStaff('admin', TEST_ADMIN_PASSWORD);
 
 /** A staff member of a broker holding exactly `permissions`. */
 async function staffWith(username: string, permissions: string[], tenantId = platformId, broker?: string) {
-  const roleId = newId();
-  const staffId = newId();
-  await db()
-    .insertInto('roles')
-    .values({ id: roleId, tenant_id: tenantId, name: `role-${username}`, parent_id: null, permissions })
-    .execute();
-  await db()
-    .insertInto('staff')
-    .values({
-      id: staffId,
-      tenant_id: tenantId,
-      username,
-      password_hash: passwordHash,
-      display_name: username,
-      locked_until: null,
-    })
-    .execute();
-  await db().insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
+  await createStaffWithRole(db(), {
+    tenantId,
+    username,
+    passwordHash,
+    permissions,
+    roleName: `role-${username}`,
+  });
   return signInStaff(username, PASSWORD, broker);
 }
 

@@ -9,7 +9,7 @@ import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { applyMarketConfig } from '../../src/modules/trading/terms-sync';
 import { fromScaled } from '../../src/modules/trading/units';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
-import { type StaffClient, signInWithTwoFactor } from '../staff';
+import { createStaffWithRole, type StaffClient, signInWithTwoFactor } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
@@ -41,30 +41,13 @@ const signInStaff = (username: string, password: string, host?: string): Promise
 
 /** A staff member of the default broker holding exactly `permissions`. */
 async function staffWith(username: string, permissions: string[]) {
-  const roleId = newId();
-  const staffId = newId();
-  await db()
-    .insertInto('roles')
-    .values({
-      id: roleId,
-      tenant_id: defaultTenantId,
-      name: `role-${username}`,
-      parent_id: null,
-      permissions,
-    })
-    .execute();
-  await db()
-    .insertInto('staff')
-    .values({
-      id: staffId,
-      tenant_id: defaultTenantId,
-      username,
-      password_hash: passwordHash,
-      display_name: username,
-      locked_until: null,
-    })
-    .execute();
-  await db().insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
+  await createStaffWithRole(db(), {
+    tenantId: defaultTenantId,
+    username,
+    passwordHash,
+    permissions,
+    roleName: `role-${username}`,
+  });
   return signInStaff(username, PASSWORD);
 }
 

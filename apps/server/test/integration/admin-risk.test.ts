@@ -8,7 +8,7 @@ import { LiquidityRejection } from '../../src/modules/liquidity/provider';
 import { ensureInstruments } from '../../src/modules/market/instruments-store';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { pushTick, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
-import { StaffClient } from '../staff';
+import { createStaffWithRole, StaffClient } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
@@ -28,25 +28,13 @@ const staffOf = (hostspecific?: string) =>
 
 /** A staff member of `tenantId` with one role holding `permissions`. */
 async function createStaff(tenantId: string, username: string, password: string, permissions: string[]) {
-  const db = server.app.services.database.db;
-  const roleId = newId();
-  const staffId = newId();
-  await db
-    .insertInto('roles')
-    .values({ id: roleId, tenant_id: tenantId, name: `${username} role`, parent_id: null, permissions })
-    .execute();
-  await db
-    .insertInto('staff')
-    .values({
-      id: staffId,
-      tenant_id: tenantId,
-      username,
-      password_hash: await hashPassword(password),
-      display_name: username,
-      locked_until: null,
-    })
-    .execute();
-  await db.insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
+  await createStaffWithRole(server.app.services.database.db, {
+    tenantId,
+    username,
+    passwordHash: await hashPassword(password),
+    permissions,
+    roleName: `${username} role`,
+  });
 }
 
 async function deposit(accountId: number, amountMinor: number) {

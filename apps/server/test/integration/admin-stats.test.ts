@@ -6,7 +6,7 @@ import { hashPassword } from '../../src/modules/identity/passwords';
 import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { pushTick, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
-import { signInWithTwoFactor } from '../staff';
+import { createStaffWithRole, signInWithTwoFactor } from '../staff';
 import { Trader } from '../trader';
 
 let server: TTestServer;
@@ -173,30 +173,14 @@ describe('statistics', () => {
     expect((await stats({ from: '2024-01-01', to: '2025-01-01' })).body.errorCode).toBe(-9001);
     expect((await stats({ from: '2026-13-01' })).body.errorCode).toBe(-9001);
 
-    const roleId = newId();
-    const staffId = newId();
-    await db()
-      .insertInto('roles')
-      .values({
-        id: roleId,
-        tenant_id: platformId,
-        name: 'no-stats',
-        parent_id: null,
-        permissions: ['users.view'],
-      })
-      .execute();
-    await db()
-      .insertInto('staff')
-      .values({
-        id: staffId,
-        tenant_id: platformId,
-        username: 'nostats',
-        password_hash: await hashPassword(PASSWORD),
-        display_name: 'No stats',
-        locked_until: null,
-      })
-      .execute();
-    await db().insertInto('staff_roles').values({ staff_id: staffId, role_id: roleId }).execute();
+    await createStaffWithRole(db(), {
+      tenantId: platformId,
+      username: 'nostats',
+      passwordHash: await hashPassword(PASSWORD),
+      permissions: ['users.view'],
+      roleName: 'no-stats',
+      displayName: 'No stats',
+    });
     const refused = await (await signIn('nostats', PASSWORD))({});
     expect(refused.body.errorCode).toBe(-1009);
   });
