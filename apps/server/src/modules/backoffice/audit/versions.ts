@@ -6,10 +6,8 @@ import type { AppVersionsTable } from '../../../db/schema-audit';
 import { newId } from '../../../ids';
 import { changes, currentRevision, isUniqueViolation, recordStaffChange } from './staff-change';
 
-export interface TVersionInput {
-  id?: string | undefined;
-  revision?: number | undefined;
-  platform: TAppPlatform;
+/** A release as the apps' update check reads it. */
+export interface TRelease {
   version: string;
   buildNumber: number;
   forceUpdate: boolean;
@@ -17,6 +15,12 @@ export interface TVersionInput {
   notes: Record<string, string>;
   downloadUrl: string;
   releasedAt: string;
+}
+
+export interface TVersionInput extends TRelease {
+  id?: string | undefined;
+  revision?: number | undefined;
+  platform: TAppPlatform;
 }
 
 interface TVersionRow {
@@ -226,16 +230,6 @@ export async function deleteVersion({
     );
   });
   return { ok: true as const };
-}
-
-export interface TRelease {
-  version: string;
-  buildNumber: number;
-  forceUpdate: boolean;
-  minSupportedVersion: string | null;
-  notes: Record<string, string>;
-  downloadUrl: string;
-  releasedAt: string;
 }
 
 /**
