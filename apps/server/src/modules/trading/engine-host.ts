@@ -287,7 +287,10 @@ export class EngineHost {
           }),
         );
     }
-    if (this.market) for (const tick of this.market.lastTicks()) this.onTick(tick);
+    // Only open markets: a closed market's last quote is stale, and a wider spread must not fire
+    // triggers on it (the next real tick after the open does).
+    if (this.market)
+      for (const tick of this.market.lastTicks()) if (this.market.isOpen(tick.symbol)) this.onTick(tick);
     await Promise.all(changes);
     await this.idle();
   }
