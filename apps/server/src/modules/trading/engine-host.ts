@@ -22,7 +22,12 @@ import {
   type TBatchItem,
   type TShadow,
 } from './persistence';
-import { loadTenantMarketConfig, type TGroupConfig, type TTenantMarketConfig } from './terms-sync';
+import {
+  loadTenantMarketConfig,
+  protectedByGroup,
+  type TGroupConfig,
+  type TTenantMarketConfig,
+} from './terms-sync';
 
 /** Daily swap charge time (architecture: 22:00 UTC, the usual forex rollover). */
 const ROLLOVER_HOUR_UTC = 22;
@@ -269,7 +274,7 @@ export class EngineHost {
         );
       const group = groups.get(view.profile ?? defaultId);
       if (!group) continue;
-      const nbp = group.negativeBalanceProtection && view.accountType !== AccountType.DEMO;
+      const nbp = protectedByGroup(group, view.accountType);
       if (
         view.marginCallBp !== group.marginCallBp ||
         view.stopOutBp !== group.stopOutBp ||
@@ -324,7 +329,7 @@ export class EngineHost {
       accountId: input.accountId,
       marginCallBp: group.marginCallBp,
       stopOutBp: group.stopOutBp,
-      negativeBalanceProtection: group.negativeBalanceProtection && view.accountType !== AccountType.DEMO,
+      negativeBalanceProtection: protectedByGroup(group, view.accountType),
     });
     if (!levels.ok) throw new AppError(AppErrorCode.INTERNAL);
   }

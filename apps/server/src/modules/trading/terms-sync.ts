@@ -2,6 +2,7 @@ import { DEFAULT_INSTRUMENTS, type TInstrumentSpec } from '@broker/domain/market
 import type { TGroupOverrides, TLeverageTier } from '@broker/domain/market/market-config';
 import type { TSessionWindow } from '@broker/domain/market/sessions';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { AccountType } from '@broker/domain/trading/calculations';
 import { compileInstrument, type TInstrumentTerms } from '@broker/domain/trading/instrument-terms';
 import { parseScaled } from '@broker/domain/trading/money';
 import type { TDb } from '../../db/database';
@@ -155,6 +156,20 @@ export async function loadTenantMarketConfig(db: TDb, tenantId: string): Promise
       }),
     })),
   };
+}
+
+/**
+ * Negative-balance protection of an account in a group: the group's switch, for real and experience
+ * accounts only (demo balances are play money; MT accounts follow their own server).
+ */
+export function protectedByGroup(
+  group: { negativeBalanceProtection: boolean },
+  accountType: number,
+): boolean {
+  return (
+    group.negativeBalanceProtection &&
+    (accountType === AccountType.REAL || accountType === AccountType.EXPERIENCE)
+  );
 }
 
 /** The broker's default account group (created on first use); every new trading account joins it. */

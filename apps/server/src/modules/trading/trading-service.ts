@@ -19,6 +19,7 @@ import type { TCallContext } from '../../http/context';
 import { recordAudit } from '../audit/audit';
 import { assertWithinLimit } from '../backoffice/audit/packages';
 import type { EngineHost } from './engine-host';
+import { protectedByGroup } from './terms-sync';
 import { currencySymbol, fromScaled, lotsToUnits, money, toScaled, unitsToLots } from './units';
 
 /** A route's input after validation (defaults filled, numbers coerced). */
@@ -323,8 +324,7 @@ export class TradingService {
                 profile: group.id,
                 marginCallBp: group.marginCallBp,
                 stopOutBp: group.stopOutBp,
-                negativeBalanceProtection:
-                  group.negativeBalanceProtection && input.account_type !== AccountType.DEMO,
+                negativeBalanceProtection: protectedByGroup(group, input.account_type),
               }
             : {}),
         },
