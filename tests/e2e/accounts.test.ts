@@ -221,12 +221,13 @@ describe('accounts and history in the browser', () => {
       page.getByTestId('history-export').click(),
     ]);
     expect(download.suggestedFilename()).toBe(`history-${demo.account_id}.csv`);
-    const csv = readFileSync((await download.path()) as string, 'utf8')
-      .trim()
-      .split('\n');
-    expect(csv[0]).toMatch(/^position_id,symbol,side,volume/);
+    const file = readFileSync((await download.path()) as string, 'utf8');
+    // In the page's language, with a byte-order mark so spreadsheet apps read UTF-8.
+    expect(file.startsWith('\uFEFF')).toBe(true);
+    const csv = file.slice(1).trim().split('\n');
+    expect(csv[0]).toMatch(/^Position,Symbol,Side,Volume \(lots\),Open time \(UTC\)/);
     expect(csv).toHaveLength(2);
-    expect(csv[1]).toMatch(new RegExp(`^${positionId},BTCUSDT,buy,0\\.01,.*,manual$`));
+    expect(csv[1]).toMatch(new RegExp(`^${positionId},BTCUSDT,Buy,0\\.01,.*,Manual close$`));
 
     // The market buy is a finished order too, filled at once.
     await page.getByTestId('history-tab-orders').click();
