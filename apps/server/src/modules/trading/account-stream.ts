@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { TAccountEvent } from '@broker/contracts/account-stream';
 import { AppErrorCode } from '@broker/domain/result-codes';
 import type { TEngineEvent } from '@broker/domain/trading/engine-core';
 import fastifyCookie from '@fastify/cookie';
@@ -33,39 +34,6 @@ export const ACCOUNT_STREAM_LIMITS = {
 
 /** Close code for a session that was revoked or expired while the socket was open. */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
-
-/**
- * A trading event as the terminal's notifications need it: prices and money as decimal strings,
- * volumes in lots. `opened` has no `order_id`; a pending order's fill is `filled`.
- */
-export type TAccountEvent =
-  | {
-      type: 'opened' | 'filled';
-      position_id: number;
-      order_id: number | null;
-      symbol: string;
-      side: 'buy' | 'sell';
-      volume: string;
-      price: string;
-      time: number;
-    }
-  | {
-      type: 'closed';
-      position_id: number;
-      symbol: string;
-      side: 'buy' | 'sell';
-      volume: string;
-      remaining_volume: string;
-      close_price: string;
-      profit: string;
-      /** Spec 4 close reason: 1 manual, 2 automatic (stop-out), 3 take-profit or stop-loss, 4 copy trade… */
-      reason: number;
-      time: number;
-    }
-  | { type: 'placed'; order_id: number; symbol: string; order_type: string; volume: string; time: number }
-  | { type: 'cancelled'; order_id: number; reason: string; time: number }
-  | { type: 'margin_call'; active: boolean; margin_level: string; time: number }
-  | { type: 'stop_out'; margin_level: string; time: number };
 
 interface TSubscription {
   /** The last snapshot this client got, serialized: a push goes out only when it differs. */

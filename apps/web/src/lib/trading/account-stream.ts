@@ -1,5 +1,8 @@
+import type { TAccountEvent } from '@broker/contracts/account-stream';
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { reconnectDelay, type TSocketLike } from '../market-stream';
+
+export type { TAccountEvent };
 
 /** What the server pushes for an account: exactly what `info`, `positions` and `pendingorders` answer. */
 export interface TAccountSnapshot {
@@ -7,35 +10,6 @@ export interface TAccountSnapshot {
   positions: TRouteOutput<'positions'>;
   orders: TRouteOutput<'pendingorders'>;
 }
-
-/** A trading event of the account, as the server pushes it for notifications (docs/api/trading.md). */
-export type TAccountEvent =
-  | {
-      type: 'opened' | 'filled';
-      position_id: number;
-      order_id: number | null;
-      symbol: string;
-      side: 'buy' | 'sell';
-      volume: string;
-      price: string;
-      time: number;
-    }
-  | {
-      type: 'closed';
-      position_id: number;
-      symbol: string;
-      side: 'buy' | 'sell';
-      volume: string;
-      remaining_volume: string;
-      close_price: string;
-      profit: string;
-      reason: number;
-      time: number;
-    }
-  | { type: 'placed'; order_id: number; symbol: string; order_type: string; volume: string; time: number }
-  | { type: 'cancelled'; order_id: number; reason: string; time: number }
-  | { type: 'margin_call'; active: boolean; margin_level: string; time: number }
-  | { type: 'stop_out'; margin_level: string; time: number };
 
 /** Opens a socket; `close` gets the close code (4401: the session ended). */
 export type TAccountSocketFactory = (
