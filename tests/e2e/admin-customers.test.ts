@@ -67,6 +67,12 @@ describe('customers in the browser', () => {
     const { context: staffContext, page: staff } = await staffPage(running.browser, running.server.baseUrl);
     await staff.goto(`${running.server.baseUrl}/admin/users`);
     await staff.getByTestId('customers-search').fill(DEMO.email);
+    // The search has run (300 ms after typing) and its answer is on screen: a fresh database holds
+    // only the demo trader, so the unfiltered list also shows one row and cannot tell.
+    await expect.poll(() => new URL(staff.url()).searchParams.get('q'), { timeout: 10_000 }).toBe(DEMO.email);
+    await expect
+      .poll(() => staff.getByTestId('customers-table').getAttribute('data-loading'), { timeout: 10_000 })
+      .toBe('false');
     const row = staff.getByTestId('customer-row');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     expect(await row.first().textContent()).toContain(DEMO.name);
