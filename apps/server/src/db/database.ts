@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { PGliteThread } from './pglite-thread';
 import type { TDatabaseSchema } from './schema';
 
 export type TDb = Kysely<TDatabaseSchema>;
@@ -26,30 +26,69 @@ export interface TDatabase {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
-/** A pg-Pool-shaped wrapper over the single PGlite connection; one client at a time. */
-function pglitePool(client: PGlite) {
-  let queue: Promise<void> = Promise.resolve();
+const BEGIN = /^\s*(begin|start\s+transaction)\b/i;
+const END = /^\s*(commit|rollback|end|abort)\s*;?\s*$/i;
+
+/**
+ * A pg-Pool-shaped wrapper over the single PGlite session. Statements from any number of callers are
+ * pipelined to the database thread, which runs them one at a time in arrival order. A transaction
+ * (`begin` … `commit`/`rollback`) or a pinned connection holds the session alone from its first
+ * statement: everyone else's next statement waits until it ends, so nothing runs inside another
+ * caller's transaction.
+ */
+function pglitePool(client: PGliteThread) {
+  let owner: object | null = null;
+  let endOfOwner: (() => void) | null = null;
+  /** Settles when the last owner that asked for the session has ended. */
+  let tail: Promise<void> = Promise.resolve();
+  const acquire = async (me: object) => {
+    const previous = tail;
+    let end!: () => void;
+    tail = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    await previous;
+    owner = me;
+    endOfOwner = end;
+  };
+  const release = (me: object) => {
+    if (owner !== me) return;
+    owner = null;
+    const end = endOfOwner;
+    endOfOwner = null;
+    end?.();
+  };
+  /** Waits until no one else holds the session. */
+  const turn = async (me: object | null) => {
+    while (owner !== null && owner !== me) await tail;
+  };
   return {
+    acquire,
+    release,
+    turn,
     async connect() {
-      let release!: () => void;
-      const previous = queue;
-      queue = new Promise<void>((r) => {
-        release = r;
-      });
-      await previous;
+      const me = {};
       return {
         async query(text: string, params: unknown[]) {
-          const result = await client.query<Record<string, unknown>>(text, params);
-          const command = text.trimStart().split(/\s/, 1)[0]?.toUpperCase() ?? '';
-          return { command, rowCount: result.affectedRows ?? 0, rows: result.rows };
+          if (owner !== me) {
+            if (BEGIN.test(text)) await acquire(me);
+            else await turn(me);
+          }
+          try {
+            const result = await client.query<Record<string, unknown>>(text, params);
+            const command = text.trimStart().split(/\s/, 1)[0]?.toUpperCase() ?? '';
+            return { command, rowCount: result.affectedRows ?? 0, rows: result.rows };
+          } finally {
+            if (END.test(text)) release(me);
+          }
         },
         release() {
-          release();
+          release(me);
         },
       };
     },
     async end() {
-      await queue;
+      await tail;
     },
   };
 }
@@ -102,16 +141,16 @@ export async function openDatabase(options: {
   const inMemory = options.url?.startsWith('memory://');
   const dir = resolve(options.dataDir, 'pglite');
   if (!inMemory) mkdirSync(join(dir, '..'), { recursive: true });
-  const client = new PGlite(inMemory ? undefined : dir, {
-    parsers: { [PG_INT8]: (v: string) => v, [PG_NUMERIC]: (v: string) => v },
-  });
+  // int8 and numeric stay strings (money is never a float): the thread sets those parsers.
+  const client = new PGliteThread(inMemory ? undefined : dir);
   await client.waitReady;
   const pool = pglitePool(client);
   // biome-ignore lint/suspicious/noExplicitAny: the wrapper implements the subset of pg.Pool Kysely uses
   const db = new Kysely<TDatabaseSchema>({ dialect: new PostgresDialect({ pool: pool as any }) });
   let closed = false;
   const withConnection = async <T>(fn: (connection: TRawConnection) => Promise<T>): Promise<T> => {
-    const connection = await pool.connect();
+    const me = {};
+    await pool.acquire(me);
     try {
       return await fn({
         exec: async (text) => {
@@ -121,13 +160,18 @@ export async function openDatabase(options: {
         rows: async (text) => (await client.query(text)).rows as any[],
       });
     } finally {
-      connection.release();
+      pool.release(me);
     }
   };
   return {
     db,
     kind: 'pglite',
-    exec: (text) => withConnection((c) => c.exec(text)),
+    // One message to the thread runs all its statements as one implicit transaction: it needs no
+    // hold on the session, only that no one else's transaction is open.
+    exec: async (text) => {
+      await pool.turn(null);
+      await client.exec(text);
+    },
     withConnection,
     ping: async () => {
       if (closed) throw new Error('database closed');
