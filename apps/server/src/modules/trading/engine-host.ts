@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
-import { AccountType } from '@broker/domain/trading/calculations';
 import {
   type TApplyResult,
   type TCommand,
@@ -71,6 +70,8 @@ export class EngineHost {
   private readonly byUser = new Map<string, number[]>();
   /** Account-creation idempotency: client key to the account it made. */
   private readonly createdByKey = new Map<string, number>();
+  /** Each account row as last committed by a group commit (SQL text), to skip unchanged rows. */
+  private readonly written = new Map<number, string>();
   readonly stats = { batches: 0, items: 0, largestBatch: 0, tickEvents: 0, failures: 0, commitMs: 0 };
 
   constructor(
@@ -172,6 +173,7 @@ export class EngineHost {
   }
 
   private async reload() {
+    this.written.clear();
     const snapshot = await loadSnapshot(this.database.db);
     this.engine = TradingEngine.restore(snapshot, this.config);
     this.shadow = {
@@ -413,6 +415,7 @@ export class EngineHost {
         await persistBatch(
           this.database,
           batch.map((w) => w.item),
+          this.written,
         );
         this.stats.commitMs += performance.now() - t0;
         this.stats.batches++;

@@ -8,7 +8,7 @@ import type {
   TradingEngine,
 } from '@broker/domain/trading/engine-core';
 import type { TPendingType, TRestrictions, TSide } from '@broker/domain/trading/orders';
-import { type CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { TDatabase, TDb } from '../../db/database';
 
 /** A new account's owner, written with the account's first row. */
@@ -271,59 +271,73 @@ function literal(value: unknown): string {
   throw new Error(`unsupported SQL parameter: ${typeof value}`);
 }
 
-/** A compiled query with its parameters written in, for one multi-statement round trip. */
-function inline(query: CompiledQuery): string {
-  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.parameters[Number(n) - 1]));
+/** Double-quotes an identifier of ours (tables and columns are fixed names, never input). */
+const ident = (name: string) => `"${name}"`;
+
+/**
+ * One multi-row INSERT with its values written in as literals (a column a row lacks gets its
+ * default). Built directly rather than through the query builder: this runs for every group commit.
+ */
+function insertSql(table: string, rows: readonly object[], suffix = ''): string {
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows)
+    for (const column of Object.keys(row))
+      if (!seen.has(column)) {
+        seen.add(column);
+        columns.push(column);
+      }
+  const values = rows.map((row) => {
+    const record = row as Record<string, unknown>;
+    return `(${columns.map((c) => (c in record ? literal(record[c]) : 'default')).join(', ')})`;
+  });
+  return `insert into ${ident(table)} (${columns.map(ident).join(', ')}) values ${values.join(', ')}${suffix}`;
 }
+
+/** `on conflict (id) do update` of the given columns from the proposed row. */
+const upsertById = (columns: readonly string[]) =>
+  ` on conflict ("id") do update set ${columns.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}`;
 
 /**
  * Writes one group of accepted commands and ticks as ONE multi-statement query: PostgreSQL (and
  * PGlite) run the statements of a simple query as a single implicit transaction, all or nothing,
  * in one round trip. The statements: new accounts, deals, finished orders, ledger postings,
  * idempotency results, then every changed account row (one update), position and pending order
- * (one delete and one upsert each).
+ * (one delete and one upsert each). An account row equal to the one last written is left out.
  */
-export async function persistBatch(database: TDatabase, items: readonly TBatchItem[]): Promise<void> {
-  const db = database.db;
-  const statements: CompiledQuery[] = [];
+export async function persistBatch(
+  database: TDatabase,
+  items: readonly TBatchItem[],
+  written?: Map<number, string>,
+): Promise<void> {
+  const statements: string[] = [];
+  const created: object[] = [];
   for (const item of items) {
     const state = item.owner ? item.states.get(item.owner.accountId) : undefined;
     if (item.owner && state)
-      statements.push(
-        db
-          .insertInto('trading_accounts')
-          .values({
-            id: item.owner.accountId,
-            tenant_id: item.owner.tenantId,
-            user_id: item.owner.userId,
-            ...accountColumns(state.row),
-          })
-          .compile(),
-      );
+      created.push({
+        id: item.owner.accountId,
+        tenant_id: item.owner.tenantId,
+        user_id: item.owner.userId,
+        ...accountColumns(state.row),
+      });
   }
+  if (created.length > 0) statements.push(insertSql('trading_accounts', created));
   const deals = items.flatMap((i) => i.deals);
-  if (deals.length > 0) statements.push(db.insertInto('deals').values(deals).compile());
+  if (deals.length > 0) statements.push(insertSql('deals', deals));
   const finished = items.flatMap((i) => i.finished);
   if (finished.length > 0)
-    statements.push(
-      db
-        .insertInto('order_history')
-        .values(finished)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .compile(),
-    );
+    statements.push(insertSql('order_history', finished, ' on conflict ("id") do nothing'));
   const ledger = items.flatMap((i) => i.ledger);
-  if (ledger.length > 0) statements.push(db.insertInto('ledger_entries').values(ledger).compile());
+  if (ledger.length > 0) statements.push(insertSql('ledger_entries', ledger));
   const results = items.flatMap((i) => (i.idempotency ? [i.idempotency] : []));
   if (results.length > 0)
     statements.push(
-      db
-        .insertInto('engine_idempotency')
-        .values(
-          results.map((r) => ({ key: r.key, fingerprint: r.fingerprint, result: JSON.stringify(r.result) })),
-        )
-        .onConflict((oc) => oc.column('key').doNothing())
-        .compile(),
+      insertSql(
+        'engine_idempotency',
+        results.map((r) => ({ key: r.key, fingerprint: r.fingerprint, result: JSON.stringify(r.result) })),
+        ' on conflict ("key") do nothing',
+      ),
     );
   // Later captures win: the account row and each position or order as last seen in the group.
   const latest = new Map<number, TAccountState>();
@@ -342,39 +356,50 @@ export async function persistBatch(database: TDatabase, items: readonly TBatchIt
       for (const [k, v] of state.positions) merged.positions.set(k, v);
       for (const [k, v] of state.orders) merged.orders.set(k, v);
     }
-  statements.push(...syncStatements(db, latest));
+  const newAccounts = new Set(items.flatMap((i) => (i.owner ? [i.owner.accountId] : [])));
+  const changed = syncStatements(latest, newAccounts, written);
+  statements.push(...changed.statements);
   if (statements.length === 0) return;
-  await database.exec(statements.map(inline).join(';\n'));
+  await database.exec(statements.join(';\n'));
+  // Only once committed: the rows the database now holds.
+  if (written) for (const [id, text] of changed.accountTexts) written.set(id, text);
 }
 
-/** The account rows (one update), positions and orders (a delete and an upsert each) of a group. */
-function syncStatements(db: TDb, states: Map<number, TAccountState>): CompiledQuery[] {
-  if (states.size === 0) return [];
-  const statements: CompiledQuery[] = [];
-  const rows = [...states.values()].map((s) => s.row);
-  statements.push(
-    sql`
-    update trading_accounts as t set
+/** An account row's values in the order of the update below, as SQL text. */
+function accountValues(r: TAccountRow): string {
+  return `(${literal(r.accountId)}::bigint, ${literal(r.balance)}::bigint, ${literal(r.followEquity)}::bigint, ${literal(r.strategyEquity)}::bigint, ${literal(r.initMoney)}::bigint, ${literal(r.totalInAmount)}::bigint, ${literal(r.totalOutAmount)}::bigint, ${literal(r.marginCallBp)}::integer, ${literal(r.stopOutBp)}::integer, ${literal(r.marginCall)}::boolean, ${literal(r.negativeBalanceProtection)}::boolean, ${literal(JSON.stringify(r.restrictions))}::jsonb, ${literal(r.closed)}::boolean, ${literal(r.leverage)}::integer, ${literal(r.tradeType)}::smallint, ${literal(r.profile ?? null)}::text)`;
+}
+
+/**
+ * The account rows (one update), positions and orders (a delete and an upsert each) of a group.
+ * An account whose row is the same text as the last one committed (`written`) is not updated: a
+ * market order without commission changes positions, not the account row.
+ */
+function syncStatements(
+  states: Map<number, TAccountState>,
+  created: ReadonlySet<number>,
+  written: Map<number, string> | undefined,
+): { statements: string[]; accountTexts: Map<number, string> } {
+  const statements: string[] = [];
+  const accountTexts = new Map<number, string>();
+  if (states.size === 0) return { statements, accountTexts };
+  const rows: string[] = [];
+  for (const [id, state] of states) {
+    const text = accountValues(state.row);
+    accountTexts.set(id, text);
+    if (!created.has(id) && written?.get(id) !== text) rows.push(text);
+  }
+  if (rows.length > 0)
+    statements.push(`update trading_accounts as t set
       balance = v.balance, follow_equity = v.follow_equity, strategy_equity = v.strategy_equity,
       init_money = v.init_money, total_in = v.total_in, total_out = v.total_out,
       margin_call_bp = v.margin_call_bp, stop_out_bp = v.stop_out_bp, margin_call = v.margin_call,
       negative_balance_protection = v.nbp, restrictions = v.restrictions, closed = v.closed,
       leverage = v.leverage, trade_type = v.trade_type, group_id = v.group_id, updated_at = now()
-    from (values ${sql.join(
-      rows.map(
-        (r) =>
-          sql`(${r.accountId}::bigint, ${r.balance}::bigint, ${r.followEquity}::bigint, ${r.strategyEquity}::bigint,
-               ${r.initMoney}::bigint, ${r.totalInAmount}::bigint, ${r.totalOutAmount}::bigint,
-               ${r.marginCallBp}::integer, ${r.stopOutBp}::integer, ${r.marginCall}::boolean,
-               ${r.negativeBalanceProtection}::boolean, ${JSON.stringify(r.restrictions)}::jsonb,
-               ${r.closed}::boolean, ${r.leverage}::integer, ${r.tradeType}::smallint,
-               ${r.profile ?? null}::text)`,
-      ),
-    )}) as v(id, balance, follow_equity, strategy_equity, init_money, total_in, total_out,
-             margin_call_bp, stop_out_bp, margin_call, nbp, restrictions, closed, leverage, trade_type,
-             group_id)
-    where t.id = v.id`.compile(db),
-  );
+    from (values ${rows.join(', ')}) as v(id, balance, follow_equity, strategy_equity, init_money,
+      total_in, total_out, margin_call_bp, stop_out_bp, margin_call, nbp, restrictions, closed,
+      leverage, trade_type, group_id)
+    where t.id = v.id`);
   const positions: TPositionRow[] = [];
   const closed: number[] = [];
   const orders: TOrderView[] = [];
@@ -387,43 +412,27 @@ function syncStatements(db: TDb, states: Map<number, TAccountState>): CompiledQu
       if (o) orders.push(o);
       else done.push(id);
   }
-  if (closed.length > 0) statements.push(db.deleteFrom('positions').where('id', 'in', closed).compile());
+  if (closed.length > 0)
+    statements.push(`delete from positions where id in (${closed.map(literal).join(', ')})`);
   if (positions.length > 0)
     statements.push(
-      db
-        .insertInto('positions')
-        .values(positions.map(positionColumns))
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            volume: eb.ref('excluded.volume'),
-            take_profit: eb.ref('excluded.take_profit'),
-            stop_loss: eb.ref('excluded.stop_loss'),
-            margin: eb.ref('excluded.margin'),
-            swap: eb.ref('excluded.swap'),
-            commission: eb.ref('excluded.commission'),
-          })),
-        )
-        .compile(),
+      insertSql(
+        'positions',
+        positions.map(positionColumns),
+        upsertById(['volume', 'take_profit', 'stop_loss', 'margin', 'swap', 'commission']),
+      ),
     );
-  if (done.length > 0) statements.push(db.deleteFrom('pending_orders').where('id', 'in', done).compile());
+  if (done.length > 0)
+    statements.push(`delete from pending_orders where id in (${done.map(literal).join(', ')})`);
   if (orders.length > 0)
     statements.push(
-      db
-        .insertInto('pending_orders')
-        .values(orders.map(orderColumns))
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            volume: eb.ref('excluded.volume'),
-            price: eb.ref('excluded.price'),
-            limit_price: eb.ref('excluded.limit_price'),
-            activated: eb.ref('excluded.activated'),
-            take_profit: eb.ref('excluded.take_profit'),
-            stop_loss: eb.ref('excluded.stop_loss'),
-          })),
-        )
-        .compile(),
+      insertSql(
+        'pending_orders',
+        orders.map(orderColumns),
+        upsertById(['volume', 'price', 'limit_price', 'activated', 'take_profit', 'stop_loss']),
+      ),
     );
-  return statements;
+  return { statements, accountTexts };
 }
 
 function accountColumns(view: TAccountRow) {
