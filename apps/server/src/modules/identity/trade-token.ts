@@ -97,6 +97,52 @@ function secretKey(secret: Uint8Array): KeyObject {
   return key;
 }
 
+interface TTokenClaims {
+  exp: number;
+  nbf: number | null;
+  typ: unknown;
+  sub: unknown;
+  sid: unknown;
+}
+
+/**
+ * Tokens whose signature and header were already verified under a secret, with their claims: a
+ * trader sends the same token with every order for up to 30 minutes. Bounded; emptied when full.
+ */
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, TTokenClaims>>();
+const MAX_VERIFIED_TOKENS = 20_000;
+
+/** The claims of a correctly signed HS256 token, or null. */
+function signedClaims(secret: Uint8Array, token: string): TTokenClaims | null {
+  let known = verifiedTokens.get(secret);
+  const cached = known?.get(token);
+  if (cached) return cached;
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [header, body, signature] = parts as [string, string, string];
+  const expected = createHmac('sha256', secretKey(secret)).update(`${header}.${body}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown };
+  if (head.alg !== 'HS256') return null;
+  const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+  if (typeof claims.exp !== 'number') return null;
+  const verified: TTokenClaims = {
+    exp: claims.exp,
+    nbf: typeof claims.nbf === 'number' ? claims.nbf : null,
+    typ: claims.typ,
+    sub: claims.sub,
+    sid: claims.sid,
+  };
+  if (!known) {
+    known = new Map();
+    verifiedTokens.set(secret, known);
+  }
+  if (known.size >= MAX_VERIFIED_TOKENS) known.clear();
+  known.set(token, verified);
+  return verified;
+}
+
 function tradeTokenValid({
   secret,
   token,
@@ -108,19 +154,13 @@ function tradeTokenValid({
   session: TSession;
   now: number;
 }): boolean {
-  const parts = token.split('.');
-  if (parts.length !== 3) return false;
-  const [header, body, signature] = parts as [string, string, string];
   try {
-    const expected = createHmac('sha256', secretKey(secret)).update(`${header}.${body}`).digest();
-    const given = Buffer.from(signature, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-    const head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown };
-    if (head.alg !== 'HS256') return false;
-    const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const claims = signedClaims(secret, token);
+    if (!claims) return false;
+    // Time and session binding are checked on every call, cached signature or not.
     const seconds = now / 1000;
-    if (typeof claims.exp !== 'number' || claims.exp <= seconds) return false;
-    if (typeof claims.nbf === 'number' && claims.nbf > seconds) return false;
+    if (claims.exp <= seconds) return false;
+    if (claims.nbf !== null && claims.nbf > seconds) return false;
     return (
       claims.typ === 'trade' &&
       claims.sub === session.subjectId &&
