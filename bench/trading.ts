@@ -15,12 +15,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import { type TCommand, TradingEngine } from '@broker/domain/trading/engine-core';
 import { compileInstrument } from '@broker/domain/trading/instrument-terms';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { OrderBook, Side } from 'nodejs-order-book';
+import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { seed } from '../apps/server/src/seed';
@@ -104,12 +107,27 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
         concurrency: CONCURRENCY,
       },
     });
-    const measured = await new Promise<{ latencies: number[]; errors: number; elapsed: number }>(
-      (resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      },
-    );
+    // CPU and server-thread use over the measured window: from the worker's 'start' to its answer.
+    let cpu0 = process.cpuUsage();
+    let elu0 = performance.eventLoopUtilization();
+    const measured = await new Promise<{
+      latencies: number[];
+      errors: number;
+      elapsed: number;
+      busy: number;
+    }>((resolve, reject) => {
+      worker.on(
+        'message',
+        (message: 'start' | { latencies: number[]; errors: number; elapsed: number; busy: number }) => {
+          if (message !== 'start') return resolve(message);
+          cpu0 = process.cpuUsage();
+          elu0 = performance.eventLoopUtilization();
+        },
+      );
+      worker.once('error', reject);
+    });
+    const cpu = process.cpuUsage(cpu0);
+    const elu = performance.eventLoopUtilization(elu0);
     await worker.terminate();
     const sortedLatencies = measured.latencies.sort((a, b) => a - b);
     const orders = {
@@ -118,23 +136,33 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
       p99ms: round(percentile(sortedLatencies, 99)),
       count: sortedLatencies.length,
       errors: measured.errors,
+      processCores: round((cpu.user + cpu.system) / 1000 / (measured.elapsed * 1000)),
+      serverThreadBusy: round(elu.utilization),
+      loadThreadBusy: round(measured.busy),
     };
     const engineStats = { ...app.services.engine.stats };
     const db = app.services.database.db;
     await sql`create table bench_inserts (id bigserial primary key, account_id bigint not null, payload text not null)`.execute(
       db,
     );
-    const inserts = await load(async (worker) => {
+    // Raw single-row INSERTs, each its own durable commit, from the same 32 loops. Two ways, and
+    // the faster one is the baseline: through the app's own connection (the pool, or the PGlite
+    // thread), and with the bare driver and no query builder (pg.Pool, or PGlite in this thread on
+    // its own data directory).
+    const throughApp = await load(async (worker) => {
       await db
         .insertInto('bench_inserts' as never)
         .values({ account_id: worker, payload: randomUUID() } as never)
         .execute();
     });
+    const bare = await bareInserts(kind, database?.url ?? '', join(dataDir, 'bare'));
+    const baseline = Math.max(throughApp.perSecond, bare.perSecond);
     return {
       database: kind,
       orders,
-      rawInserts: inserts,
-      ratio: round(orders.perSecond / Math.max(1, inserts.perSecond)),
+      rawInsertsThroughApp: throughApp,
+      rawInsertsBareDriver: bare,
+      ratio: round(orders.perSecond / Math.max(1, baseline)),
       averageBatch: round(engineStats.items / Math.max(1, engineStats.batches), 1),
       largestBatch: engineStats.largestBatch,
       commitMsPerBatch: round(engineStats.commitMs / Math.max(1, engineStats.batches)),
@@ -143,6 +171,34 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
     await app.close();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Raw single-row INSERTs with the bare driver: pg.Pool (10 connections) or an in-thread PGlite. */
+async function bareInserts(kind: 'pglite' | 'postgresql', url: string, dir: string) {
+  const create =
+    'create table bench_bare (id bigserial primary key, account_id bigint not null, payload text not null)';
+  const insert = 'insert into bench_bare (account_id, payload) values ($1, $2)';
+  if (kind === 'postgresql') {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    try {
+      await pool.query(create);
+      return await load(async (worker) => {
+        await pool.query(insert, [worker, randomUUID()]);
+      });
+    } finally {
+      await pool.end();
+    }
+  }
+  const lite = new PGlite(dir);
+  try {
+    await lite.waitReady;
+    await lite.exec(create);
+    return await load(async (worker) => {
+      await lite.query(insert, [worker, randomUUID()]);
+    });
+  } finally {
+    await lite.close();
   }
 }
 
