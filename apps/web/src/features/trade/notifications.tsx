@@ -12,11 +12,22 @@ import { Icon } from '../../components/Icon';
 import { callRoute } from '../../lib/api';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
+import type { TAccountEvent } from '../../lib/trading/account-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
-import { diffTrading, PlacedOrders, settingOf, type TSnapshot, type TTradeEvent } from './trade-events';
+import { percentText } from './AccountBar';
+import {
+  orderTypeKey,
+  PlacedOrders,
+  settingOf,
+  type TNoteFormat,
+  TradeNotifier,
+  type TToastTone,
+  type TTradeNote,
+  toastOf,
+} from './trade-events';
 import type { TTradeSettings } from './useTradeData';
 
-export type TToastTone = 'success' | 'info' | 'warning' | 'error';
+export type { TToastTone };
 export interface TToast {
   id: number;
   tone: TToastTone;
@@ -149,9 +160,7 @@ export function useToasts(): TToastContext {
 }
 
 /** "Buy limit", "Sell stop limit": the translated name of a pending order type. */
-export function orderTypeKey(type: string): string {
-  return `trade.orderType.${type}`;
-}
+export { orderTypeKey };
 
 /** A stop-limit whose stop price was reached works as a plain limit order from then on. */
 export function workingType(order: { type: string; activated: boolean }): string {
@@ -159,158 +168,112 @@ export function workingType(order: { type: string; activated: boolean }): string
 }
 
 /**
- * Watches the account between refreshes and tells the trader what happened, as their notification
- * settings ask: opened, closed (with the reason and profit from the deal history), and pending orders
- * placed, filled or cancelled. `onEvents` hears every event (the history reloads on closes).
+ * Tells the trader what happened on the account, as their notification settings ask: positions
+ * opened and closed (with the reason and profit), partly closed, and pending orders placed, filled or
+ * cancelled; margin calls and stop-outs. The events the account stream pushes are told while it
+ * delivers; while it is down, what changed between two refreshes is (`TradeNotifier`: never twice).
+ * `onEvents` hears every note told (the history reloads on closes).
  */
 export function useTradeNotifications(
   settings: TTradeSettings,
-  onEvents: (events: TTradeEvent<TPosition, TPendingOrder>[]) => void,
+  onEvents: (events: readonly TTradeNote[]) => void,
 ) {
   const { t, lang, intl } = useI18n();
   const { push, placed } = useToasts();
-  const { state, info, positions, orders } = useTrading();
-  const previous = useRef<TSnapshot<TPosition, TPendingOrder> | null>(null);
+  const { state, info, positions, orders, subscribeEvents, isStreamLive } = useTrading();
+  const [notifier] = useState(() => new TradeNotifier<TPosition, TPendingOrder>(placed));
+  /** Pushed events not yet told, with the account they came for. */
+  const pushed = useRef<{ accountId: number; events: readonly TAccountEvent[] }[]>([]);
+  const [pushes, setPushes] = useState(0);
+  const dueTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const accountRef = useRef(state.accountId);
+  accountRef.current = state.accountId;
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
   const onEventsRef = useRef(onEvents);
   onEventsRef.current = onEvents;
   const currency = info?.currency ?? '';
+  const marginCall = info?.margin_call_level ?? '';
+  const stopOut = info?.stop_out_level ?? '';
+
+  // Events are told after a render: the snapshot the socket sent before them is then in the lists.
+  useEffect(
+    () =>
+      subscribeEvents((events) => {
+        pushed.current.push({ accountId: accountRef.current, events });
+        setPushes((n) => n + 1);
+      }),
+    [subscribeEvents],
+  );
+  useEffect(
+    () => () => {
+      if (dueTimer.current) clearTimeout(dueTimer.current);
+    },
+    [],
+  );
 
   useEffect(() => {
+    // `pushes` runs this again when events arrive or a held note is due.
+    void pushes;
     // Figures of the current account only: after a switch the lists are empty until they load.
     if (!info || info.account_id !== state.accountId) return;
-    const snapshot = { accountId: info.account_id, positions, orders };
-    const events = diffTrading(previous.current, snapshot, placed);
-    previous.current = snapshot;
-    if (events.length === 0) return;
-    onEventsRef.current(events);
+    const accountId = info.account_id;
+    const events = pushed.current.splice(0).flatMap((p) => (p.accountId === accountId ? p.events : []));
+    const notes = notifier.update({ accountId, positions, orders }, isStreamLive(accountId), events);
+    if (dueTimer.current) clearTimeout(dueTimer.current);
+    dueTimer.current = null;
+    const due = notifier.nextDue();
+    if (due !== null)
+      dueTimer.current = setTimeout(() => setPushes((n) => n + 1), Math.max(0, due - Date.now()) + 10);
+    if (notes.length === 0) return;
+    onEventsRef.current(notes);
 
-    const side = (s: 'buy' | 'sell') => t(`trade.side.${s}`);
-    const price = (value: string, digits: number) => formatDecimal(intl, value, digits);
-    const closedIds: number[] = [];
-    for (const event of events) {
-      if (!settingsRef.current.notification[settingOf(event)]) continue;
-      switch (event.kind) {
-        case 'opened':
-          push(
-            {
-              tone: 'success',
-              kind: 'opened',
-              title: t('trade.toast.opened'),
-              text: t('trade.toast.positionText', {
-                side: side(event.position.side),
-                volume: event.position.volume,
-                symbol: event.position.symbol,
-                ticket: event.position.order_id,
-                price: price(event.position.open_price, event.position.digits),
-              }),
-            },
-            { sound: true },
-          );
-          break;
-        case 'filled':
-          push(
-            {
-              tone: 'success',
-              kind: 'filled',
-              title: t('trade.toast.filled'),
-              text: t('trade.toast.positionText', {
-                side: t(orderTypeKey(event.order.type)),
-                volume: event.position.volume,
-                symbol: event.position.symbol,
-                ticket: event.position.order_id,
-                price: price(event.position.open_price, event.position.digits),
-              }),
-            },
-            { sound: true },
-          );
-          break;
-        case 'placed':
-          push(
-            {
-              tone: 'info',
-              kind: 'placed',
-              title: t('trade.toast.placed'),
-              text: t('trade.toast.positionText', {
-                side: t(orderTypeKey(event.order.type)),
-                volume: event.order.volume,
-                symbol: event.order.symbol,
-                ticket: event.order.order_id,
-                price: price(event.order.price, event.order.digits),
-              }),
-            },
-            { sound: true },
-          );
-          break;
-        case 'cancelled':
-          push({
-            tone: 'info',
-            kind: 'cancelled',
-            title: t('trade.toast.cancelled'),
-            text: t('trade.toast.orderText', {
-              type: t(orderTypeKey(event.order.type)),
-              volume: event.order.volume,
-              symbol: event.order.symbol,
-              ticket: event.order.order_id,
-            }),
-          });
-          break;
-        case 'partlyClosed':
-          push(
-            {
-              tone: 'info',
-              kind: 'partlyClosed',
-              title: t('trade.toast.partlyClosed'),
-              text: t('trade.toast.partText', {
-                closed: event.closedVolume,
-                symbol: event.position.symbol,
-                ticket: event.position.order_id,
-                remaining: event.position.volume,
-              }),
-            },
-            { sound: true },
-          );
-          break;
-        case 'closed':
-          closedIds.push(event.position.order_id);
-          break;
-      }
+    const format: TNoteFormat = {
+      t,
+      price: (value, digits) => formatDecimal(intl, value, digits),
+      profit: (value) => formatDecimal(intl, value, 2, { sign: true }),
+      percent: (value) => percentText(intl, value),
+      currency,
+      levels: { marginCall, stopOut },
+    };
+    const show = (note: TTradeNote) => {
+      const toast = toastOf(note, settingsRef.current.notification, format);
+      if (!toast) return;
+      const { sound, ...rest } = toast;
+      push(rest, { sound });
+    };
+    const toLookUp: (TTradeNote & { kind: 'closed' })[] = [];
+    for (const note of notes) {
+      if (note.kind === 'closed' && !note.close) {
+        if (settingsRef.current.notification[settingOf(note)]) toLookUp.push(note);
+      } else show(note);
     }
-    if (closedIds.length === 0) return;
-    const closed = events.flatMap((e) =>
-      e.kind === 'closed' && closedIds.includes(e.position.order_id) ? [e] : [],
-    );
-    // The reason and realised profit of a close are in the deal history.
-    void callRoute('dealhistory', { account_id: snapshot.accountId, page: 1, size: 50 }, lang).then(
-      (answer) => {
-        const deals = answer.succeed && answer.Data ? answer.Data.items : [];
-        for (const event of closed) {
-          const deal = deals.find((d) => d.position_id === event.position.order_id);
-          const base = t('trade.toast.positionText', {
-            side: side(event.position.side),
-            volume: event.position.volume,
-            symbol: event.position.symbol,
-            ticket: event.position.order_id,
-            price: price(deal?.close_price ?? event.position.current_price, event.position.digits),
-          });
-          const details = deal
-            ? ` · ${t(`trade.reason.${deal.close_reason}`)} · ${t('trade.toast.profit', {
-                profit: formatDecimal(intl, deal.profit, 2, { sign: true }),
-                currency,
-              })}`
-            : '';
-          push(
-            {
-              tone: deal && deal.close_reason !== 1 && deal.close_reason !== 3 ? 'warning' : 'info',
-              kind: 'closed',
-              title: t('trade.toast.closed'),
-              text: base + details,
-            },
-            { sound: true },
-          );
-        }
-      },
-    );
-  }, [info, positions, orders, state.accountId, push, placed, t, intl, lang, currency]);
+    if (toLookUp.length === 0) return;
+    // The reason and realised profit of a close seen in the lists are in the deal history.
+    void callRoute('dealhistory', { account_id: accountId, page: 1, size: 50 }, lang).then((answer) => {
+      const deals = answer.succeed && answer.Data ? answer.Data.items : [];
+      for (const note of toLookUp) {
+        const deal = deals.find((d) => d.position_id === note.ticket);
+        show({
+          ...note,
+          close: deal ? { price: deal.close_price, reason: deal.close_reason, profit: deal.profit } : null,
+        });
+      }
+    });
+  }, [
+    info,
+    positions,
+    orders,
+    state.accountId,
+    pushes,
+    notifier,
+    push,
+    t,
+    intl,
+    lang,
+    currency,
+    marginCall,
+    stopOut,
+    isStreamLive,
+  ]);
 }

@@ -63,6 +63,8 @@ interface TTradingContext {
   setRefreshInterval(ms: number): void;
   /** Trading events of the current account as the account stream pushes them (not while it is down). */
   subscribeEvents(listener: (events: TAccountEvent[]) => void): () => void;
+  /** Whether the account stream delivers this account's figures and events now (else polling). */
+  isStreamLive(accountId: number): boolean;
 }
 
 const TradingContext = createContext<TTradingContext | null>(null);
@@ -279,12 +281,13 @@ export function TradingProvider({ children }: { children: ReactNode }) {
       reload,
       refresh,
       setRefreshInterval,
+      isStreamLive: isLive,
       subscribeEvents: (listener) => {
         eventListeners.current.add(listener);
         return () => eventListeners.current.delete(listener);
       },
     }),
-    [state, info, positions, orders, error, loading, refresh, reload, applyConnection],
+    [state, info, positions, orders, error, loading, refresh, reload, applyConnection, isLive],
   );
   return <TradingContext.Provider value={value}>{children}</TradingContext.Provider>;
 }
