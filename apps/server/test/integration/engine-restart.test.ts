@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app';
+import { loadConfig, type TConfig } from '../../src/config';
+import { seed } from '../../src/seed';
+import { freshDatabaseUrl, pushTick, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { Trader } from '../trader';
+
+/**
+ * The engine rebuilds itself from what the group commits wrote: a server stopped and started again
+ * on the same database answers the same accounts, positions, orders, history and idempotency keys.
+ * On PGlite the database is on disk (its worker thread writes it); in CI, a PostgreSQL database.
+ */
+let config: TConfig;
+let dataDir: string;
+let drop: () => Promise<void>;
+
+async function boot(): Promise<TTestServer> {
+  const app = await buildApp(config);
+  await seed(config, app.services.database, app.services);
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, config, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+beforeAll(async () => {
+  const database = await freshDatabaseUrl();
+  drop = database.drop;
+  dataDir = mkdtempSync(join(tmpdir(), 'engine-restart-'));
+  config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    // PGlite on disk in DATA_DIR (not in memory), so that the second start finds the first's data.
+    DATABASE_URL: database.url === 'memory://' ? '' : database.url,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    MAIL_CATCHER_PORT: '0',
+    OIDC_SANDBOX_PORT: '0',
+    CAPTCHA_DIFFICULTY: '4',
+    SEED_MONEY_TWO_FACTOR: 'false',
+    FEED: 'off',
+  });
+});
+afterAll(async () => {
+  await drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('engine restart', () => {
+  it('comes back with every balance, position, order, deal and idempotent answer', async () => {
+    let server = await boot();
+    const tick = (bid: number) => pushTick(server, 'BTCUSDT', bid, bid + 25);
+    tick(67000);
+    let trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    // Market orders without commission leave the account row as it was (the group commit skips
+    // it); the close below changes the balance, which must still reach the database.
+    const first = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.10',
+      idempotencyKey: 'restart-open-1',
+    });
+    expect(first.body.success, first.body.message).toBe(true);
+    const second = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'sell', volume: '0.20' });
+    expect(second.body.success, second.body.message).toBe(true);
+    const pending = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'limit',
+      volume: '0.05',
+      price: '60000.00',
+      take_profit: '70000.00',
+    });
+    expect(pending.body.success, pending.body.message).toBe(true);
+    tick(67400);
+    const close = await trader.call('/api/v1/order/close', {
+      account_id: accountId,
+      order_id: first.body.data.ticket,
+      volume: '0.04',
+      idempotencyKey: 'restart-close-1',
+    });
+    expect(close.body.success, close.body.message).toBe(true);
+    await server.app.services.engine.idle();
+    const read = async () => ({
+      info: (await trader.call('/api/v1/account/info', { account_id: accountId })).body.data,
+      positions: (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data,
+      pending: (await trader.call('/api/v1/order/pending', { account_id: accountId })).body.data,
+      deals: (await trader.call('/api/v1/order/history', { account_id: accountId })).body.data,
+    });
+    const before = await read();
+    expect(before.positions).toHaveLength(2);
+    expect(before.pending).toHaveLength(1);
+    expect(before.deals.total).toBe(1);
+    expect(before.info.balance).not.toBe('100000.00');
+    await server.close();
+
+    server = await boot();
+    tick(67400);
+    // The same signed-in client on the new address: its session and keys are in the database.
+    const resumed = new Trader(server.baseUrl);
+    resumed.api.cookies = trader.api.cookies;
+    resumed.userId = trader.userId;
+    resumed.cipherKey = trader.cipherKey;
+    await resumed.renewTradeToken();
+    trader = resumed;
+    const after = await read();
+    expect(after.info).toEqual(before.info);
+    expect(after.positions).toEqual(before.positions);
+    expect(after.pending).toEqual(before.pending);
+    expect(after.deals).toEqual(before.deals);
+
+    // Repeated keys answer their first results, from the database: the same ticket (no new
+    // position) and the same closing profit (nothing closed again).
+    const again = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.10',
+      idempotencyKey: 'restart-open-1',
+    });
+    expect(again.body.data.ticket).toBe(first.body.data.ticket);
+    const closeAgain = await trader.call('/api/v1/order/close', {
+      account_id: accountId,
+      order_id: first.body.data.ticket,
+      volume: '0.04',
+      idempotencyKey: 'restart-close-1',
+    });
+    expect(closeAgain.body.data).toEqual(close.body.data);
+    expect((await read()).positions).toEqual(before.positions);
+    await server.close();
+  });
+});
