@@ -851,6 +851,11 @@ export class TradingEngine {
     return fingerprint(command);
   }
 
+  /** The fingerprint recorded when this command's key was applied (no recomputing), else its own. */
+  recordedFingerprint(command: TCommand): string {
+    return this.idempotency.get(idempotencyKeyOf(command))?.fingerprint ?? fingerprint(command);
+  }
+
   /** The next ticket and ledger transaction numbers, for persisting alongside the state. */
   get counters(): { nextTicket: number; nextTxId: number } {
     return { nextTicket: this.nextTicket, nextTxId: this.nextTxId };

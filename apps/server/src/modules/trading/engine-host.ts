@@ -363,7 +363,11 @@ export class EngineHost {
     const item: TBatchItem = {
       ...captureBatchItem(this.engine, this.shadow, result.events),
       ...(owner ? { owner } : {}),
-      idempotency: { key, fingerprint: this.engine.fingerprintOf(command), result },
+      idempotency: {
+        key,
+        fingerprint: this.engine.recordedFingerprint(command),
+        result: storedResult(result),
+      },
     };
     const done = this.enqueue(item).then(() => {
       this.publish(result.events);
@@ -438,4 +442,19 @@ export class EngineHost {
       }
     }
   }
+}
+
+/**
+ * The result kept in the database for a repeated key after a restart: what an answer is made of —
+ * the outcome, the ticket and the closing events (a close answers the profit). The events that only
+ * describe new state (the opened position, the placed order, ledger postings) are in their own tables,
+ * and leaving them out keeps each order's share of the group commit small.
+ */
+function storedResult(result: TApplyResult): TApplyResult {
+  if (!result.ok) return result;
+  return {
+    ok: true,
+    ticket: result.ticket,
+    events: result.events.filter((e) => e.type === 'position_closed'),
+  };
 }
