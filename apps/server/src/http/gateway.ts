@@ -152,7 +152,9 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
   };
 
   for (const route of routeList) {
-    app.post(route.path, (request, reply) => dispatch(route, request, reply));
+    // Trading calls answer a few hundred bytes and are the hottest path: no compression hooks.
+    const options = route.trade ? { compress: false as const, decompress: false as const } : {};
+    app.post(route.path, options, (request, reply) => dispatch(route, request, reply));
   }
   app.post('/gateway', (request, reply) => {
     const name = headerValue(request, ROUTES_HEADER) ?? '';

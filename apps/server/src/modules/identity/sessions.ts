@@ -110,6 +110,18 @@ export async function createSession({
  * The live session of a token, sliding its idle expiry (written at most once a minute); null when
  * missing, revoked, expired, of another kind, or of another broker.
  */
+/** The SHA-256 of recently seen cookie tokens: every call of a signed-in client looks its session up. */
+const tokenHashes = new Map<string, string>();
+function hashOf(token: string): string {
+  let hash = tokenHashes.get(token);
+  if (hash === undefined) {
+    hash = sha256(token);
+    if (tokenHashes.size >= CACHE_LIMIT) tokenHashes.clear();
+    tokenHashes.set(token, hash);
+  }
+  return hash;
+}
+
 export async function findSession({
   db,
   token,
@@ -124,7 +136,7 @@ export async function findSession({
   now?: Date;
 }): Promise<TSession | null> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
-  const tokenHash = sha256(token);
+  const tokenHash = hashOf(token);
   const hit = cache.get(tokenHash);
   let row: TSessionRow;
   if (hit && now.getTime() - hit.at < CACHE_MS) row = hit.row;
