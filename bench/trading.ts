@@ -8,7 +8,8 @@
  *    PostgreSQL server — each beside raw single-row INSERTs on the same database in the same run.
  * 3. The engine's in-memory order path beside the npm package `nodejs-order-book`, same harness.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_ONLY=ticks|http|memory.
+ * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_ONLY=ticks|http|memory,
+ * BENCH_DB=pglite|postgresql.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -96,7 +97,11 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
     for (let i = 0; i < 5; i++) accounts.push(await trader.createAccount(1, 2, 100));
     // Clients run in a worker thread: in production they are other machines, not the server's thread.
     const worker = new Worker(new URL('./trading-load.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx'],
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOAD_CPU_PROF}`] : []),
+      ],
       workerData: {
         baseUrl,
         cookies: [...trader.api.cookies],
@@ -181,6 +186,7 @@ async function bareInserts(kind: 'pglite' | 'postgresql', url: string, dir: stri
   const insert = 'insert into bench_bare (account_id, payload) values ($1, $2)';
   if (kind === 'postgresql') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => undefined);
     try {
       await pool.query(create);
       return await load(async (worker) => {
@@ -286,9 +292,14 @@ console.log(core.trim());
 console.log(
   `\n2. Order placement over HTTP with durable commit (${CONCURRENCY} concurrent clients, ${SECONDS} s)`,
 );
-const results = only && only !== 'http' ? [] : [await httpOrders('pglite')];
-if (results.length > 0 && process.env.DATABASE_URL?.startsWith('postgres'))
-  results.push(await httpOrders('postgresql'));
+// BENCH_DB=pglite|postgresql runs one database only.
+const databases = (['pglite', 'postgresql'] as const).filter(
+  (kind) =>
+    (!process.env.BENCH_DB || process.env.BENCH_DB === kind) &&
+    (kind === 'pglite' || process.env.DATABASE_URL?.startsWith('postgres')),
+);
+const results = [];
+if (!only || only === 'http') for (const kind of databases) results.push(await httpOrders(kind));
 for (const r of results) console.log(JSON.stringify(r));
 
 console.log('\n3. In-memory order path beside nodejs-order-book');
