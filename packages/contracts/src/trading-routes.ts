@@ -12,7 +12,12 @@ const ZSymbol = z
   .trim()
   .toUpperCase()
   .regex(/^[A-Z0-9]{3,12}$/, 'symbolFormat');
-const ZKey = z.string().min(8).max(64);
+/** An idempotency key: 8–64 printable ASCII characters (a UUID, say); written into group commits. */
+const ZKey = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[\x20-\x7e]+$/);
 const ZSide = z.enum(['buy', 'sell']);
 const ZOptionalPrice = ZDecimal.nullable().optional();
 

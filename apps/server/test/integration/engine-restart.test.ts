@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AppErrorCode } from '@broker/domain/result-codes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig, type TConfig } from '../../src/config';
@@ -69,6 +70,26 @@ describe('engine restart', () => {
     expect(first.body.success, first.body.message).toBe(true);
     const second = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'sell', volume: '0.20' });
     expect(second.body.success, second.body.message).toBe(true);
+    // A key with quotes, a backslash and SQL in it is data, written as a literal like any other.
+    const hostileKey = "k'); drop table positions; --\\'x";
+    const hostile = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.01',
+      idempotencyKey: hostileKey,
+    });
+    expect(hostile.body.success, hostile.body.message).toBe(true);
+    // A control character is refused at the door, so it can never fail a group commit shared with
+    // other traders' orders.
+    const control = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.01',
+      idempotencyKey: 'nul-\u0000-key',
+    });
+    expect(control.body.success).toBe(false);
+    expect(control.body.errorCode).toBe(AppErrorCode.VALIDATION_FAILED);
+    expect(control.body.fields).toHaveProperty('idempotencyKey');
     const pending = await trader.send(accountId, {
       symbol: 'BTCUSDT',
       side: 'buy',
@@ -94,7 +115,7 @@ describe('engine restart', () => {
       deals: (await trader.call('/api/v1/order/history', { account_id: accountId })).body.data,
     });
     const before = await read();
-    expect(before.positions).toHaveLength(2);
+    expect(before.positions).toHaveLength(3);
     expect(before.pending).toHaveLength(1);
     expect(before.deals.total).toBe(1);
     expect(before.info.balance).not.toBe('100000.00');
@@ -131,6 +152,13 @@ describe('engine restart', () => {
       idempotencyKey: 'restart-close-1',
     });
     expect(closeAgain.body.data).toEqual(close.body.data);
+    const hostileAgain = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.01',
+      idempotencyKey: hostileKey,
+    });
+    expect(hostileAgain.body.data.ticket).toBe(hostile.body.data.ticket);
     expect((await read()).positions).toEqual(before.positions);
     await server.close();
   });
