@@ -58,23 +58,25 @@ function pglitePool(client: PGliteThread) {
     endOfOwner = null;
     end?.();
   };
-  /** Waits until no one else holds the session. */
-  const turn = async (me: object | null) => {
-    while (owner !== null && owner !== me) await tail;
-  };
+  /**
+   * Whether someone else holds the session. Callers wait with `while (held(me)) await pool.tail()`
+   * written at the call site, so that the last check and the send to the thread happen in the same
+   * synchronous step: an await between them would let another caller's `begin` slip in between.
+   */
+  const held = (me: object | null) => owner !== null && owner !== me;
   return {
     acquire,
     release,
-    turn,
+    held,
+    tail: () => tail,
     async connect() {
       const me = {};
       return {
         async query(text: string, params: unknown[]) {
-          if (owner !== me) {
-            if (BEGIN.test(text)) await acquire(me);
-            else await turn(me);
-          }
+          if (owner !== me && BEGIN.test(text)) await acquire(me);
+          else while (held(me)) await tail;
           try {
+            // Sent in the same synchronous step as the check above.
             const result = await client.query<Record<string, unknown>>(text, params);
             const command = text.trimStart().split(/\s/, 1)[0]?.toUpperCase() ?? '';
             return { command, rowCount: result.affectedRows ?? 0, rows: result.rows };
@@ -169,7 +171,7 @@ export async function openDatabase(options: {
     // One message to the thread runs all its statements as one implicit transaction: it needs no
     // hold on the session, only that no one else's transaction is open.
     exec: async (text) => {
-      await pool.turn(null);
+      while (pool.held(null)) await pool.tail();
       await client.exec(text);
     },
     withConnection,
