@@ -1,12 +1,20 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { callRoute } from './api';
+import {
+  browserStream,
+  RECONNECT_TIMING,
+  ReconnectingSocket,
+  type TConnectionState,
+  type TSocketLike,
+} from './reconnecting-socket';
+
+export { reconnectDelay, type TConnectionState } from './reconnecting-socket';
 
 export type TNamedQuote = TRouteOutput<'currencyall'>[number];
 export type TQuote = Omit<TNamedQuote, 'name' | 'category'>;
 export type TCandle = TRouteOutput<'kline'>['candles'][number];
 export type TTimeframe = TRouteOutput<'kline'>['timeframe'];
-export type TConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
 /**
  * Every timing of market data in one place. Polled data (spec 9) refreshes every 3000 ms and its
@@ -19,20 +27,14 @@ export const MARKET_TIMING = {
   debounceMs: 200,
   idlePingMs: 20_000,
   idleCheckMs: 1000,
-  reconnectMinMs: 500,
-  reconnectMaxMs: 10_000,
+  reconnectMinMs: RECONNECT_TIMING.minMs,
+  reconnectMaxMs: RECONNECT_TIMING.maxMs,
   /** The socket stays open this long after the last unsubscribe, so a page change does not reconnect. */
   lingerMs: 5000,
 } as const;
 
 /** The server accepts up to this many quote symbols per subscription. */
 const MAX_SYMBOLS_PER_MESSAGE = 200;
-
-/** Delay before reconnect attempt `attempt` (0-based): 0.5 s doubling to 10 s, ±20 % jitter. */
-export function reconnectDelay(attempt: number, random: number): number {
-  const base = Math.min(MARKET_TIMING.reconnectMaxMs, MARKET_TIMING.reconnectMinMs * 2 ** attempt);
-  return Math.min(MARKET_TIMING.reconnectMaxMs, Math.round(base * (0.8 + 0.4 * random)));
-}
 
 /** The newer of two quotes of a symbol: a late snapshot never overwrites a fresher update. */
 export function mergeQuote(current: TQuote | undefined, incoming: TQuote): TQuote {
@@ -60,12 +62,6 @@ export function prependCandles(candles: readonly TCandle[], older: readonly TCan
   return [...older.filter((c) => c.time < first), ...candles];
 }
 
-export interface TSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(): void;
-}
-
 export type TSocketFactory = (
   url: string,
   handlers: { open(): void; message(data: string): void; close(): void },
@@ -86,7 +82,6 @@ interface TQuoteListener {
   notify(changed: TQuote[]): void;
 }
 
-const OPEN = 1;
 const klineKey = (symbol: string, timeframe: string) => `${symbol}|${timeframe}`;
 
 /**
@@ -96,15 +91,7 @@ const klineKey = (symbol: string, timeframe: string) => `${symbol}|${timeframe}`
  * everything after a reconnect.
  */
 export class MarketStream {
-  private socket: TSocketLike | null = null;
-  private generation = 0;
-  private state: TConnectionState = 'idle';
-  private attempt = 0;
-  private lastMessageAt = 0;
-  private pingSentAt = 0;
-  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
-  private lingerTimer: ReturnType<typeof setTimeout> | null = null;
-  private idleTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly connection: ReconnectingSocket<TServerMessage>;
   private readonly quoteRefs = new Map<string, number>();
   private readonly klineRefs = new Map<string, number>();
   private readonly quotes = new Map<string, TQuote>();
@@ -114,9 +101,19 @@ export class MarketStream {
   private readonly stateListeners = new Set<(state: TConnectionState) => void>();
   private readonly configListeners = new Set<() => void>();
 
-  constructor(
-    private readonly options: { url: () => string; createSocket: TSocketFactory; random?: () => number },
-  ) {}
+  constructor(options: { url: () => string; createSocket: TSocketFactory; random?: () => number }) {
+    this.connection = new ReconnectingSocket({
+      ...options,
+      idle: { checkMs: MARKET_TIMING.idleCheckMs, silenceMs: MARKET_TIMING.idlePingMs, ping: { op: 'ping' } },
+      lingerMs: MARKET_TIMING.lingerMs,
+      wanted: () => this.hasSubscriptions(),
+      onState: (state) => {
+        for (const listener of this.stateListeners) listener(state);
+      },
+      onOpen: () => this.onOpen(),
+      onMessage: (message) => this.onMessage(message),
+    });
+  }
 
   /** Called when the broker changes its market configuration (symbol specs may have changed). */
   onConfig(listener: () => void): () => void {
@@ -125,7 +122,7 @@ export class MarketStream {
   }
 
   getState(): TConnectionState {
-    return this.state;
+    return this.connection.getState();
   }
 
   onState(listener: (state: TConnectionState) => void): () => void {
@@ -147,8 +144,8 @@ export class MarketStream {
     const listener: TQuoteListener = { symbols: new Set(unique), notify };
     this.quoteListeners.add(listener);
     const added = unique.filter((s) => this.addRef(this.quoteRefs, s));
-    if (added.length > 0 && this.isOpen()) this.sendQuotes('subscribe', added);
-    this.activate();
+    if (added.length > 0 && this.connection.isOpen()) this.sendQuotes('subscribe', added);
+    this.connection.activate();
     let active = true;
     return () => {
       if (!active) return;
@@ -156,8 +153,8 @@ export class MarketStream {
       this.quoteListeners.delete(listener);
       const removed = unique.filter((s) => this.removeRef(this.quoteRefs, s));
       for (const s of removed) this.quotes.delete(s);
-      if (removed.length > 0 && this.isOpen()) this.sendQuotes('unsubscribe', removed);
-      this.deactivateIfUnused();
+      if (removed.length > 0 && this.connection.isOpen()) this.sendQuotes('unsubscribe', removed);
+      this.connection.linger();
     };
   }
 
@@ -167,8 +164,8 @@ export class MarketStream {
     const listeners = this.klineListeners.get(key) ?? new Set();
     listeners.add(notify);
     this.klineListeners.set(key, listeners);
-    if (this.addRef(this.klineRefs, key) && this.isOpen()) this.sendKline('subscribe', key);
-    this.activate();
+    if (this.addRef(this.klineRefs, key) && this.connection.isOpen()) this.sendKline('subscribe', key);
+    this.connection.activate();
     let active = true;
     return () => {
       if (!active) return;
@@ -177,24 +174,19 @@ export class MarketStream {
       if (listeners.size === 0) this.klineListeners.delete(key);
       if (this.removeRef(this.klineRefs, key)) {
         this.candles.delete(key);
-        if (this.isOpen()) this.sendKline('unsubscribe', key);
+        if (this.connection.isOpen()) this.sendKline('unsubscribe', key);
       }
-      this.deactivateIfUnused();
+      this.connection.linger();
     };
   }
 
   /** Reconnects at once when waiting for a retry (the browser came back online or to the front). */
   retryNow() {
-    if (this.reconnectTimer === null) return;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
-    this.connect();
+    this.connection.retryNow();
   }
 
   dispose() {
-    this.closeSocket();
-    this.clearTimers();
-    this.setState('idle');
+    this.connection.dispose();
   }
 
   private addRef(refs: Map<string, number>, key: string): boolean {
@@ -217,103 +209,13 @@ export class MarketStream {
     return this.quoteRefs.size > 0 || this.klineRefs.size > 0;
   }
 
-  private isOpen(): boolean {
-    return this.state === 'open' && this.socket?.readyState === OPEN;
-  }
-
-  private activate() {
-    if (this.lingerTimer !== null) {
-      clearTimeout(this.lingerTimer);
-      this.lingerTimer = null;
-    }
-    if (!this.socket && this.reconnectTimer === null) this.connect();
-  }
-
-  private deactivateIfUnused() {
-    if (this.hasSubscriptions() || this.lingerTimer !== null) return;
-    this.lingerTimer = setTimeout(() => {
-      this.lingerTimer = null;
-      if (this.hasSubscriptions()) return;
-      this.closeSocket();
-      this.clearTimers();
-      this.attempt = 0;
-      this.setState('idle');
-    }, MARKET_TIMING.lingerMs);
-  }
-
-  private connect() {
-    const generation = ++this.generation;
-    this.setState(this.attempt > 0 ? 'reconnecting' : 'connecting');
-    const current = () => generation === this.generation;
-    try {
-      this.socket = this.options.createSocket(this.options.url(), {
-        open: () => current() && this.onOpen(),
-        message: (data) => current() && this.onMessage(data),
-        close: () => current() && this.onClose(),
-      });
-    } catch {
-      this.socket = null;
-      this.scheduleReconnect();
-    }
-  }
-
   private onOpen() {
-    this.setState('open');
-    this.lastMessageAt = Date.now();
-    this.pingSentAt = 0;
     const symbols = [...this.quoteRefs.keys()];
     if (symbols.length > 0) this.sendQuotes('subscribe', symbols);
     for (const key of this.klineRefs.keys()) this.sendKline('subscribe', key);
-    if (this.idleTimer === null) {
-      this.idleTimer = setInterval(() => this.checkIdle(), MARKET_TIMING.idleCheckMs);
-    }
   }
 
-  private onClose() {
-    this.socket = null;
-    this.stopIdleTimer();
-    if (this.hasSubscriptions()) this.scheduleReconnect();
-    else this.setState('idle');
-  }
-
-  private scheduleReconnect() {
-    if (this.reconnectTimer !== null) return;
-    const delay = reconnectDelay(this.attempt, (this.options.random ?? Math.random)());
-    this.attempt++;
-    this.setState('reconnecting');
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = null;
-      if (this.hasSubscriptions()) this.connect();
-      else this.setState('idle');
-    }, delay);
-  }
-
-  /** Pings after 20 s of silence; a connection silent for another 20 s after the ping is dropped. */
-  private checkIdle() {
-    if (!this.isOpen()) return;
-    const now = Date.now();
-    if (this.pingSentAt > this.lastMessageAt) {
-      if (now - this.pingSentAt >= MARKET_TIMING.idlePingMs) {
-        this.closeSocket();
-        this.onClose();
-      }
-      return;
-    }
-    if (now - this.lastMessageAt >= MARKET_TIMING.idlePingMs) {
-      this.pingSentAt = now;
-      this.send({ op: 'ping' });
-    }
-  }
-
-  private onMessage(raw: string) {
-    this.lastMessageAt = Date.now();
-    let message: TServerMessage;
-    try {
-      message = JSON.parse(raw) as TServerMessage;
-    } catch {
-      return;
-    }
-    if (message.type === 'welcome') this.attempt = 0;
+  private onMessage(message: TServerMessage) {
     const changedQuotes: TQuote[] = [];
     const changedCandles = new Map<string, TCandle>();
     this.apply(message, changedQuotes, changedCandles);
@@ -375,81 +277,22 @@ export class MarketStream {
 
   private sendQuotes(op: 'subscribe' | 'unsubscribe', symbols: string[]) {
     for (let i = 0; i < symbols.length; i += MAX_SYMBOLS_PER_MESSAGE) {
-      this.send({ op, channel: 'quote', symbols: symbols.slice(i, i + MAX_SYMBOLS_PER_MESSAGE) });
+      this.connection.send({ op, channel: 'quote', symbols: symbols.slice(i, i + MAX_SYMBOLS_PER_MESSAGE) });
     }
   }
 
   private sendKline(op: 'subscribe' | 'unsubscribe', key: string) {
     const [symbol, timeframe] = key.split('|');
-    this.send({ op, channel: 'kline', symbol, timeframe });
-  }
-
-  private send(message: unknown) {
-    if (this.socket?.readyState !== OPEN) return;
-    try {
-      this.socket.send(JSON.stringify(message));
-    } catch {
-      // the close handler reconnects
-    }
-  }
-
-  private closeSocket() {
-    const socket = this.socket;
-    this.socket = null;
-    this.generation++;
-    this.stopIdleTimer();
-    try {
-      socket?.close();
-    } catch {
-      // already closed
-    }
-  }
-
-  private stopIdleTimer() {
-    if (this.idleTimer !== null) clearInterval(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  private clearTimers() {
-    this.stopIdleTimer();
-    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
-    if (this.lingerTimer !== null) clearTimeout(this.lingerTimer);
-    this.reconnectTimer = null;
-    this.lingerTimer = null;
-  }
-
-  private setState(state: TConnectionState) {
-    if (state === this.state) return;
-    this.state = state;
-    for (const listener of this.stateListeners) listener(state);
+    this.connection.send({ op, channel: 'kline', symbol, timeframe });
   }
 }
-
-const browserSocket: TSocketFactory = (url, handlers) => {
-  const socket = new WebSocket(url);
-  socket.onopen = () => handlers.open();
-  socket.onmessage = (event) => {
-    if (typeof event.data === 'string') handlers.message(event.data);
-  };
-  socket.onclose = () => handlers.close();
-  return socket;
-};
 
 let shared: MarketStream | null = null;
 
 /** The page's one market stream (browser only). */
 export function marketStream(): MarketStream {
-  if (shared) return shared;
-  const stream = new MarketStream({
-    url: () => `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/market`,
-    createSocket: browserSocket,
-  });
-  window.addEventListener('online', () => stream.retryNow());
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') stream.retryNow();
-  });
-  shared = stream;
-  return stream;
+  shared ??= browserStream('/ws/market', (options) => new MarketStream(options));
+  return shared;
 }
 
 const noSubscribe = () => () => undefined;

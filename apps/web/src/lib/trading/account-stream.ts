@@ -1,6 +1,6 @@
 import type { TAccountEvent } from '@broker/contracts/account-stream';
 import type { TRouteOutput } from '@broker/contracts/routes';
-import { reconnectDelay, type TSocketLike } from '../market-stream';
+import { browserStream, ReconnectingSocket, type TSocketLike } from '../reconnecting-socket';
 
 export type { TAccountEvent };
 
@@ -36,7 +36,6 @@ export const ACCOUNT_STREAM_TIMING = {
 
 /** The server's close code for a session that was signed out or expired. */
 const SESSION_ENDED = 4401;
-const OPEN = 1;
 
 export interface TAccountWatcher {
   snapshot(data: TAccountSnapshot): void;
@@ -78,11 +77,7 @@ export function sameBook(
  * whether the account is live (snapshots arriving) and whether its connection is abnormal.
  */
 export class AccountStream {
-  private socket: TSocketLike | null = null;
-  private generation = 0;
-  private state: TAccountStreamState = 'idle';
-  private attempt = 0;
-  private lastMessageAt = 0;
+  private readonly connection: ReconnectingSocket<TServerMessage, 'ended'>;
   private accountId = 0;
   private watcher: TAccountWatcher | null = null;
   /** The watched account on the current socket: `pending` until its first snapshot. */
@@ -92,21 +87,29 @@ export class AccountStream {
   private readonly requests = new Map<number, { resolve(ok: boolean): void; timer: unknown }>();
   private abnormal = false;
   private abnormalTimer: ReturnType<typeof setTimeout> | null = null;
-  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
-  private lingerTimer: ReturnType<typeof setTimeout> | null = null;
-  private idleTimer: ReturnType<typeof setInterval> | null = null;
   private readonly abnormalListeners = new Set<(abnormal: boolean) => void>();
 
-  constructor(
-    private readonly options: {
-      url: () => string;
-      createSocket: TAccountSocketFactory;
-      random?: () => number;
-    },
-  ) {}
+  constructor(options: { url: () => string; createSocket: TAccountSocketFactory; random?: () => number }) {
+    this.connection = new ReconnectingSocket({
+      ...options,
+      idle: { checkMs: ACCOUNT_STREAM_TIMING.idleCheckMs, silenceMs: ACCOUNT_STREAM_TIMING.silenceMs },
+      lingerMs: ACCOUNT_STREAM_TIMING.lingerMs,
+      wanted: () => this.watcher !== null,
+      end: { code: SESSION_ENDED, state: 'ended' },
+      onState: () => this.updateAbnormal(),
+      onOpen: () => {
+        if (this.watcher) this.subscribe();
+      },
+      onMessage: (message) => this.onMessage(message),
+      onClose: () => {
+        this.subscription = 'none';
+        this.settleRequests(false);
+      },
+    });
+  }
 
   getState(): TAccountStreamState {
-    return this.state;
+    return this.connection.getState();
   }
 
   /** True after 3 s without a connection while an account is watched. */
@@ -121,7 +124,7 @@ export class AccountStream {
 
   /** True while the socket delivers snapshots of `accountId`: other sources of its figures must wait. */
   isLive(accountId: number): boolean {
-    return this.isOpen() && this.accountId === accountId && this.subscription === 'live';
+    return this.connection.isOpen() && this.accountId === accountId && this.subscription === 'live';
   }
 
   /** Follows one account (a second call replaces the first); the returned function stops. */
@@ -129,14 +132,8 @@ export class AccountStream {
     if (this.accountId !== accountId) this.leaveAccount();
     this.accountId = accountId;
     this.watcher = watcher;
-    if (this.lingerTimer !== null) clearTimeout(this.lingerTimer);
-    this.lingerTimer = null;
-    if (this.state === 'ended') this.setState('idle');
-    if (this.isOpen()) {
-      if (this.subscription === 'none') this.subscribe();
-    } else if (!this.socket && this.reconnectTimer === null) {
-      this.connect();
-    }
+    this.connection.activate();
+    if (this.connection.isOpen() && this.subscription === 'none') this.subscribe();
     this.updateAbnormal();
     return () => {
       if (this.watcher !== watcher) return;
@@ -144,14 +141,7 @@ export class AccountStream {
       this.watcher = null;
       this.accountId = 0;
       this.updateAbnormal();
-      this.lingerTimer = setTimeout(() => {
-        this.lingerTimer = null;
-        if (this.watcher) return;
-        this.closeSocket();
-        this.clearTimers();
-        this.attempt = 0;
-        this.setState('idle');
-      }, ACCOUNT_STREAM_TIMING.lingerMs);
+      this.connection.linger();
     };
   }
 
@@ -164,17 +154,17 @@ export class AccountStream {
     accountId: number,
     timeoutMs: number = ACCOUNT_STREAM_TIMING.refreshTimeoutMs,
   ): Promise<boolean> {
-    if (!this.isOpen() || this.accountId !== accountId) return Promise.resolve(false);
+    if (!this.connection.isOpen() || this.accountId !== accountId) return Promise.resolve(false);
     if (this.subscription !== 'pending' && this.subscription !== 'live') return Promise.resolve(false);
     const ref = this.subscription === 'pending' ? 0 : this.nextRef++;
     const earlier = this.requests.get(ref);
     if (earlier) return new Promise((resolve) => this.chain(ref, earlier, resolve));
-    if (ref !== 0) this.send({ op: 'refresh', account_id: accountId, ref });
+    if (ref !== 0) this.connection.send({ op: 'refresh', account_id: accountId, ref });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.requests.delete(ref);
         resolve(false);
-        this.dropSocket();
+        this.connection.drop();
       }, timeoutMs);
       this.requests.set(ref, { resolve, timer });
     });
@@ -182,16 +172,11 @@ export class AccountStream {
 
   /** Reconnects at once when waiting for a retry (back online, page visible again). */
   retryNow() {
-    if (this.reconnectTimer === null) return;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
-    if (this.watcher && !this.socket) this.connect();
+    this.connection.retryNow();
   }
 
   dispose() {
-    this.closeSocket();
-    this.clearTimers();
-    this.setState('idle');
+    this.connection.dispose();
   }
 
   private chain(
@@ -208,18 +193,14 @@ export class AccountStream {
     });
   }
 
-  private isOpen(): boolean {
-    return this.state === 'open' && this.socket?.readyState === OPEN;
-  }
-
   private subscribe() {
     this.subscription = 'pending';
-    this.send({ op: 'subscribe', account_id: this.accountId });
+    this.connection.send({ op: 'subscribe', account_id: this.accountId });
   }
 
   private leaveAccount() {
-    if (this.accountId && this.isOpen() && this.subscription !== 'none')
-      this.send({ op: 'unsubscribe', account_id: this.accountId });
+    if (this.accountId && this.connection.isOpen() && this.subscription !== 'none')
+      this.connection.send({ op: 'unsubscribe', account_id: this.accountId });
     this.subscription = 'none';
     this.settleRequests(false);
   }
@@ -240,75 +221,8 @@ export class AccountStream {
     request.resolve(ok);
   }
 
-  private connect() {
-    const generation = ++this.generation;
-    this.setState(this.attempt > 0 ? 'reconnecting' : 'connecting');
-    const current = () => generation === this.generation;
-    try {
-      this.socket = this.options.createSocket(this.options.url(), {
-        open: () => current() && this.onOpen(),
-        message: (data) => current() && this.onMessage(data),
-        close: (code) => current() && this.onClose(code),
-      });
-    } catch {
-      this.socket = null;
-      this.scheduleReconnect();
-    }
-  }
-
-  private onOpen() {
-    this.setState('open');
-    this.lastMessageAt = Date.now();
-    if (this.watcher) this.subscribe();
-    this.idleTimer ??= setInterval(() => this.checkIdle(), ACCOUNT_STREAM_TIMING.idleCheckMs);
-  }
-
-  private onClose(code?: number) {
-    this.socket = null;
-    this.subscription = 'none';
-    this.settleRequests(false);
-    this.stopIdleTimer();
-    if (code === SESSION_ENDED) this.setState('ended');
-    else if (this.watcher) this.scheduleReconnect();
-    else this.setState('idle');
-  }
-
-  /** Drops a connection that stopped answering and reconnects. */
-  private dropSocket() {
-    if (!this.socket) return;
-    this.closeSocket();
-    this.onClose();
-  }
-
-  private scheduleReconnect() {
-    if (this.reconnectTimer !== null) return;
-    const delay = reconnectDelay(this.attempt, (this.options.random ?? Math.random)());
-    this.attempt++;
-    this.setState('reconnecting');
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = null;
-      if (this.watcher) this.connect();
-      else this.setState('idle');
-    }, delay);
-  }
-
-  private checkIdle() {
-    if (this.isOpen() && Date.now() - this.lastMessageAt >= ACCOUNT_STREAM_TIMING.silenceMs)
-      this.dropSocket();
-  }
-
-  private onMessage(raw: string) {
-    this.lastMessageAt = Date.now();
-    let message: TServerMessage;
-    try {
-      message = JSON.parse(raw) as TServerMessage;
-    } catch {
-      return;
-    }
+  private onMessage(message: TServerMessage) {
     switch (message.type) {
-      case 'welcome':
-        this.attempt = 0;
-        return;
       case 'account':
         if (message.account_id !== this.accountId || this.subscription === 'none') return;
         this.subscription = 'live';
@@ -332,43 +246,9 @@ export class AccountStream {
     }
   }
 
-  private send(message: unknown) {
-    if (this.socket?.readyState !== OPEN) return;
-    try {
-      this.socket.send(JSON.stringify(message));
-    } catch {
-      // the close handler reconnects
-    }
-  }
-
-  private closeSocket() {
-    const socket = this.socket;
-    this.socket = null;
-    this.generation++;
-    this.stopIdleTimer();
-    try {
-      socket?.close();
-    } catch {
-      // already closed
-    }
-  }
-
-  private stopIdleTimer() {
-    if (this.idleTimer !== null) clearInterval(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  private clearTimers() {
-    this.stopIdleTimer();
-    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
-    if (this.lingerTimer !== null) clearTimeout(this.lingerTimer);
-    this.reconnectTimer = null;
-    this.lingerTimer = null;
-  }
-
   /** Abnormal once an account has been watched for 3 s without an open connection. */
   private updateAbnormal() {
-    const connected = this.state === 'open';
+    const connected = this.connection.getState() === 'open';
     if (connected || !this.watcher) {
       if (this.abnormalTimer !== null) clearTimeout(this.abnormalTimer);
       this.abnormalTimer = null;
@@ -378,7 +258,7 @@ export class AccountStream {
     if (this.abnormal || this.abnormalTimer !== null) return;
     this.abnormalTimer = setTimeout(() => {
       this.abnormalTimer = null;
-      if (this.watcher && this.state !== 'open') this.setAbnormal(true);
+      if (this.watcher && this.connection.getState() !== 'open') this.setAbnormal(true);
     }, ACCOUNT_STREAM_TIMING.abnormalAfterMs);
   }
 
@@ -387,36 +267,12 @@ export class AccountStream {
     this.abnormal = abnormal;
     for (const listener of this.abnormalListeners) listener(abnormal);
   }
-
-  private setState(state: TAccountStreamState) {
-    this.state = state;
-    this.updateAbnormal();
-  }
 }
-
-const browserSocket: TAccountSocketFactory = (url, handlers) => {
-  const socket = new WebSocket(url);
-  socket.onopen = () => handlers.open();
-  socket.onmessage = (event) => {
-    if (typeof event.data === 'string') handlers.message(event.data);
-  };
-  socket.onclose = (event) => handlers.close(event.code);
-  return socket;
-};
 
 let shared: AccountStream | null = null;
 
 /** The page's one account stream (browser only). */
 export function accountStream(): AccountStream {
-  if (shared) return shared;
-  const stream = new AccountStream({
-    url: () => `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/account`,
-    createSocket: browserSocket,
-  });
-  window.addEventListener('online', () => stream.retryNow());
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') stream.retryNow();
-  });
-  shared = stream;
-  return stream;
+  shared ??= browserStream('/ws/account', (options) => new AccountStream(options));
+  return shared;
 }
