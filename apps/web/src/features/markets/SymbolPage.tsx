@@ -3,9 +3,11 @@ import type { TRouteOutput } from '@broker/contracts/routes';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLoaderData, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
+import { ChartOverlay, TimeframeButtons } from '../../components/ChartParts';
 import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
 import { fetchData, RouteCallError } from '../../lib/api';
+import { TIMEFRAMES } from '../../lib/candle-chart';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent, useKlineColor } from '../../lib/market-format';
 import {
@@ -21,7 +23,6 @@ import { useFavourites } from './favourites';
 import { ClosedBadge, ErrorCard, StarButton, StreamStatus } from './parts';
 import { summarizeSessions, type TSession } from './sessions';
 
-export const TIMEFRAMES: readonly TTimeframe[] = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN'];
 const DEFAULT_TIMEFRAME: TTimeframe = 'H1';
 const STAT_PERIODS = ['1D', '1W', '1M', '3M'] as const;
 
@@ -432,20 +433,7 @@ export function Component() {
           <div className="mk-main-col">
             <section className="mk-card mk-chart-card" aria-label={t('markets.chart.title')}>
               <div className="mk-chart-toolbar">
-                <div className="mk-timeframes" role="group" aria-label={t('markets.chart.timeframe')}>
-                  {TIMEFRAMES.map((tf) => (
-                    <button
-                      key={tf}
-                      type="button"
-                      className={`mk-tf${tf === timeframe ? ' active' : ''}`}
-                      aria-pressed={tf === timeframe}
-                      data-tf={tf}
-                      onClick={() => selectTimeframe(tf)}
-                    >
-                      {tf}
-                    </button>
-                  ))}
-                </div>
+                <TimeframeButtons scope="mk" timeframe={timeframe} onTimeframe={selectTimeframe} />
               </div>
               <div className="mk-chart-body">
                 <CandleChart
@@ -456,20 +444,7 @@ export function Component() {
                   onNeedOlder={candles.loadOlder}
                   loadingOlder={candles.loadingOlder}
                 />
-                {candles.status === 'loading' && (
-                  <div className="mk-chart-overlay" aria-live="polite">
-                    <span className="spinner" />
-                    <span>{t('markets.chart.loading')}</span>
-                  </div>
-                )}
-                {candles.status === 'error' && (
-                  <div className="mk-chart-overlay">
-                    <span>{t('markets.chart.error')}</span>
-                    <button type="button" className="btn btn-secondary btn-sm" onClick={candles.reload}>
-                      {t('common.retry')}
-                    </button>
-                  </div>
-                )}
+                <ChartOverlay scope="mk" candles={candles} />
               </div>
             </section>
             {info ? (

@@ -1,5 +1,5 @@
 import { holdTime } from '@broker/domain/market/time-labels';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { FlashPrice } from '../../components/FlashPrice';
@@ -69,7 +69,7 @@ export function BottomPanel({
   quotes: Readonly<Record<string, TQuote>>;
   specs: ReadonlyMap<string, TSymbolSpec>;
   historyVersion: number;
-  layout: 'table' | 'cards';
+  layout: TLayout;
 }) {
   const { t, lang } = useI18n();
   const { state, info, positions, orders } = useTrading();
@@ -219,6 +219,181 @@ function EmptyRows({ icon, title, text }: { icon: string; title: string; text?: 
   );
 }
 
+type TLayout = 'table' | 'cards';
+type TDataAttributes = Record<`data-${string}`, string | number>;
+
+/**
+ * A figure of an item: a table column (its header and cells; `num` ones right-aligned) or a card
+ * field. `className` and `testId` go on the cell.
+ */
+interface TField<T> {
+  label: string;
+  num?: boolean;
+  className?: string;
+  testId?: string;
+  cell(item: T): ReactNode;
+}
+
+/** A table cell's class: `tr-num` first for figures, then the column's own. */
+function cellClass({ num, className }: { num?: boolean; className?: string }): string | undefined {
+  if (!num) return className;
+  return className ? `tr-num ${className}` : 'tr-num';
+}
+
+/** Columns of figures: right-aligned. */
+function figures<T>(fields: TField<T>[]): TField<T>[] {
+  return fields.map((field) => ({ ...field, num: true }));
+}
+
+/** One item as a card: its head (symbol, side or type, volume and `aside`), its `fields`, its foot. */
+interface TCard<T> {
+  symbol: string;
+  tag: ReactNode;
+  volume: string;
+  aside: ReactNode;
+  fields: TField<T>[];
+  ticket: number;
+  time: number;
+}
+
+/**
+ * Items as a table (wide screens) or as cards (phones). `testId` and `data` mark both a row and a
+ * card, `rowData` a row only; `buttons` are an item's actions (in a last, unlabelled column).
+ */
+function Rows<T>({
+  items,
+  layout,
+  itemKey,
+  testId,
+  data,
+  rowData,
+  columns,
+  card,
+  buttons,
+}: {
+  items: readonly T[];
+  layout: TLayout;
+  itemKey(item: T): number;
+  testId: string;
+  data(item: T): TDataAttributes;
+  rowData?(item: T): TDataAttributes;
+  columns: TField<T>[];
+  card(item: T): TCard<T>;
+  buttons?(item: T): ReactNode;
+}) {
+  const { t, intl } = useI18n();
+  const time = useTimeFormat();
+  if (layout === 'cards') {
+    return (
+      <ul className="tr-cards">
+        {items.map((item) => {
+          const c = card(item);
+          return (
+            <li key={itemKey(item)} className="tr-card" data-testid={testId} {...data(item)}>
+              <div className="tr-card-head">
+                <span>
+                  <strong>{c.symbol}</strong> {c.tag}{' '}
+                  <span className="num">{formatDecimal(intl, c.volume)}</span>
+                </span>
+                {c.aside}
+              </div>
+              <dl className="tr-card-grid">
+                {c.fields.map((field, i) => (
+                  <div key={i}>
+                    <dt>{field.label}</dt>
+                    <dd className={field.className} data-testid={field.testId}>
+                      {field.cell(item)}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+              <div className="tr-card-foot">
+                <span className="tr-muted num">
+                  #{c.ticket} · {time(c.time)}
+                </span>
+                {buttons && <span className="tr-card-buttons">{buttons(item)}</span>}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+  return (
+    <table className="tr-table">
+      <thead>
+        <tr>
+          {columns.map((column, i) => (
+            <th key={i} scope="col" className={column.num ? 'tr-num' : undefined}>
+              {column.label}
+            </th>
+          ))}
+          {buttons && (
+            <th scope="col" className="tr-actions-col">
+              <span className="tr-sr-only">{t('trade.col.actions')}</span>
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={itemKey(item)} data-testid={testId} {...data(item)} {...rowData?.(item)}>
+            {columns.map((column, i) => (
+              <td key={i} className={cellClass(column)} data-testid={column.testId}>
+                {column.cell(item)}
+              </td>
+            ))}
+            {buttons && (
+              <td className="tr-actions">
+                <div className="tr-actions-inner">{buttons(item)}</div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The first columns of the positions and the orders: symbol, ticket, time, side or type, volume. */
+function useLeadColumns<T extends { symbol: string; order_id: number; volume: string }>(
+  time: (item: T) => number,
+  tag: (item: T) => ReactNode,
+): TField<T>[] {
+  const { t, intl } = useI18n();
+  const format = useTimeFormat();
+  return [
+    { label: t('markets.col.symbol'), className: 'tr-strong', cell: (x) => x.symbol },
+    { label: t('trade.col.ticket'), className: 'num tr-muted', cell: (x) => x.order_id },
+    { label: t('trade.col.time'), className: 'num tr-muted', cell: (x) => format(time(x)) },
+    { label: t('trade.col.type'), cell: tag },
+    { label: t('trade.col.volume'), num: true, className: 'num', cell: (x) => formatDecimal(intl, x.volume) },
+  ];
+}
+
+function SideTag({ side, children }: { side: 'buy' | 'sell'; children: ReactNode }) {
+  return <span className={`tr-side-tag tr-side-${side}`}>{children}</span>;
+}
+
+function RowButton({
+  close = false,
+  children,
+  ...button
+}: {
+  close?: boolean;
+  onClick(): void;
+  disabled?: boolean;
+  title?: string;
+  children: ReactNode;
+  'data-testid': string;
+}) {
+  return (
+    <button type="button" className={close ? 'tr-row-btn tr-row-btn-close' : 'tr-row-btn'} {...button}>
+      {children}
+    </button>
+  );
+}
+
 function PositionsView({
   positions,
   layout,
@@ -227,176 +402,89 @@ function PositionsView({
   restricted,
 }: {
   positions: readonly TPosition[];
-  layout: 'table' | 'cards';
+  layout: TLayout;
   onEdit(position: TPosition): void;
   onClose(position: TPosition): void;
   restricted: boolean;
 }) {
   const { t, intl } = useI18n();
-  const time = useTimeFormat();
+  const side = (p: TPosition) => <SideTag side={p.side}>{t(`trade.side.${p.side}`)}</SideTag>;
+  const lead = useLeadColumns<TPosition>((p) => p.open_time, side);
   if (positions.length === 0)
     return (
       <EmptyRows icon="chart" title={t('trade.empty.positions')} text={t('trade.empty.positionsText')} />
     );
-  const side = (p: TPosition) => (
-    <span className={`tr-side-tag tr-side-${p.side}`}>{t(`trade.side.${p.side}`)}</span>
-  );
-  const current = (p: TPosition) => (
-    <FlashPrice value={p.current_price} text={formatDecimal(intl, p.current_price, p.digits)} />
-  );
-  const buttons = (p: TPosition) => (
-    <>
-      <button
-        type="button"
-        className="tr-row-btn"
-        onClick={() => onEdit(p)}
-        data-testid="position-edit"
-        title={t('trade.stops.title')}
-      >
-        {t('trade.action.modify')}
-      </button>
-      <button
-        type="button"
-        className="tr-row-btn tr-row-btn-close"
-        onClick={() => onClose(p)}
-        disabled={restricted}
-        data-testid="position-close"
-        title={t('trade.close.title')}
-      >
-        {t('trade.action.close')}
-      </button>
-    </>
-  );
-  if (layout === 'cards') {
-    return (
-      <ul className="tr-cards">
-        {positions.map((p) => (
-          <li key={p.order_id} className="tr-card" data-testid="position-row" data-ticket={p.order_id}>
-            <div className="tr-card-head">
-              <span>
-                <strong>{p.symbol}</strong> {side(p)}{' '}
-                <span className="num">{formatDecimal(intl, p.volume)}</span>
-              </span>
-              <Money value={p.profit} testId="position-profit" />
-            </div>
-            <dl className="tr-card-grid">
-              <div>
-                <dt>{t('trade.col.openPrice')}</dt>
-                <dd>
-                  <Price value={p.open_price} digits={p.digits} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('trade.col.currentPrice')}</dt>
-                <dd>{current(p)}</dd>
-              </div>
-              <div>
-                <dt>{t('trade.ticket.takeProfit')}</dt>
-                <dd data-testid="position-tp">
-                  <Price value={p.take_profit} digits={p.digits} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('trade.ticket.stopLoss')}</dt>
-                <dd data-testid="position-sl">
-                  <Price value={p.stop_loss} digits={p.digits} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('trade.col.swap')}</dt>
-                <dd>
-                  <Money value={p.swap} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('trade.col.commission')}</dt>
-                <dd>
-                  <Money value={p.commission} />
-                </dd>
-              </div>
-            </dl>
-            <div className="tr-card-foot">
-              <span className="tr-muted num">
-                #{p.order_id} · {time(p.open_time)}
-              </span>
-              <span className="tr-card-buttons">{buttons(p)}</span>
-            </div>
-          </li>
-        ))}
-      </ul>
-    );
-  }
+  const field = {
+    open: { label: t('trade.col.openPrice'), cell: (p) => <Price value={p.open_price} digits={p.digits} /> },
+    current: {
+      label: t('trade.col.currentPrice'),
+      cell: (p) => (
+        <FlashPrice value={p.current_price} text={formatDecimal(intl, p.current_price, p.digits)} />
+      ),
+    },
+    takeProfit: {
+      label: t('trade.ticket.takeProfit'),
+      testId: 'position-tp',
+      cell: (p) => <Price value={p.take_profit} digits={p.digits} />,
+    },
+    stopLoss: {
+      label: t('trade.ticket.stopLoss'),
+      testId: 'position-sl',
+      cell: (p) => <Price value={p.stop_loss} digits={p.digits} />,
+    },
+    swap: { label: t('trade.col.swap'), cell: (p) => <Money value={p.swap} /> },
+    commission: { label: t('trade.col.commission'), cell: (p) => <Money value={p.commission} /> },
+    profit: {
+      label: t('trade.col.profit'),
+      cell: (p) => <Money value={p.profit} testId="position-profit" />,
+    },
+  } satisfies Record<string, TField<TPosition>>;
   return (
-    <table className="tr-table">
-      <thead>
-        <tr>
-          <th scope="col">{t('markets.col.symbol')}</th>
-          <th scope="col">{t('trade.col.ticket')}</th>
-          <th scope="col">{t('trade.col.time')}</th>
-          <th scope="col">{t('trade.col.type')}</th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.volume')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.openPrice')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.currentPrice')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.ticket.stopLoss')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.ticket.takeProfit')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.swap')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.commission')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.profit')}
-          </th>
-          <th scope="col" className="tr-actions-col">
-            <span className="tr-sr-only">{t('trade.col.actions')}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {positions.map((p) => (
-          <tr key={p.order_id} data-testid="position-row" data-ticket={p.order_id} data-symbol={p.symbol}>
-            <td className="tr-strong">{p.symbol}</td>
-            <td className="num tr-muted">{p.order_id}</td>
-            <td className="num tr-muted">{time(p.open_time)}</td>
-            <td>{side(p)}</td>
-            <td className="tr-num num">{formatDecimal(intl, p.volume)}</td>
-            <td className="tr-num">
-              <Price value={p.open_price} digits={p.digits} />
-            </td>
-            <td className="tr-num">{current(p)}</td>
-            <td className="tr-num" data-testid="position-sl">
-              <Price value={p.stop_loss} digits={p.digits} />
-            </td>
-            <td className="tr-num" data-testid="position-tp">
-              <Price value={p.take_profit} digits={p.digits} />
-            </td>
-            <td className="tr-num">
-              <Money value={p.swap} />
-            </td>
-            <td className="tr-num">
-              <Money value={p.commission} />
-            </td>
-            <td className="tr-num tr-strong">
-              <Money value={p.profit} testId="position-profit" />
-            </td>
-            <td className="tr-actions">
-              <div className="tr-actions-inner">{buttons(p)}</div>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Rows
+      items={positions}
+      layout={layout}
+      itemKey={(p) => p.order_id}
+      testId="position-row"
+      data={(p) => ({ 'data-ticket': p.order_id })}
+      rowData={(p) => ({ 'data-symbol': p.symbol })}
+      columns={[
+        ...lead,
+        ...figures([
+          field.open,
+          field.current,
+          field.stopLoss,
+          field.takeProfit,
+          field.swap,
+          field.commission,
+        ]),
+        { ...field.profit, num: true, className: 'tr-strong' },
+      ]}
+      card={(p) => ({
+        symbol: p.symbol,
+        tag: side(p),
+        volume: p.volume,
+        aside: field.profit.cell(p),
+        fields: [field.open, field.current, field.takeProfit, field.stopLoss, field.swap, field.commission],
+        ticket: p.order_id,
+        time: p.open_time,
+      })}
+      buttons={(p) => (
+        <>
+          <RowButton onClick={() => onEdit(p)} data-testid="position-edit" title={t('trade.stops.title')}>
+            {t('trade.action.modify')}
+          </RowButton>
+          <RowButton
+            close
+            onClick={() => onClose(p)}
+            disabled={restricted}
+            data-testid="position-close"
+            title={t('trade.close.title')}
+          >
+            {t('trade.action.close')}
+          </RowButton>
+        </>
+      )}
+    />
   );
 }
 
@@ -408,14 +496,16 @@ function OrdersView({
 }: {
   orders: readonly TPendingOrder[];
   quotes: Readonly<Record<string, TQuote>>;
-  layout: 'table' | 'cards';
+  layout: TLayout;
   onModify(order: TPendingOrder): void;
 }) {
   const { t, intl } = useI18n();
-  const time = useTimeFormat();
   const actions = useTradeActions();
   const { push } = useToasts();
   const [cancelling, setCancelling] = useState<number | null>(null);
+  const sideOf = (o: TPendingOrder) => (o.type.startsWith('buy') ? 'buy' : 'sell');
+  const type = (o: TPendingOrder) => <SideTag side={sideOf(o)}>{t(orderTypeKey(workingType(o)))}</SideTag>;
+  const lead = useLeadColumns<TPendingOrder>((o) => o.time, type);
   if (orders.length === 0)
     return <EmptyRows icon="clock" title={t('trade.empty.orders')} text={t('trade.empty.ordersText')} />;
 
@@ -426,139 +516,77 @@ function OrdersView({
     if (!answer.ok)
       push({ tone: 'error', kind: 'refused', title: t('trade.order.cancelFailed'), text: answer.message });
   };
-  const type = (o: TPendingOrder) => (
-    <span className={`tr-side-tag tr-side-${o.type.startsWith('buy') ? 'buy' : 'sell'}`}>
-      {t(orderTypeKey(workingType(o)))}
-    </span>
-  );
-  const market = (o: TPendingOrder) => {
-    const quote = quotes[o.symbol];
-    if (!quote) return <span className="num">—</span>;
-    const value = o.type.startsWith('buy') ? quote.ask : quote.bid;
-    return <FlashPrice value={value} text={formatDecimal(intl, value, o.digits)} />;
-  };
-  const buttons = (o: TPendingOrder) => (
-    <>
-      <button type="button" className="tr-row-btn" onClick={() => onModify(o)} data-testid="order-modify">
-        {t('trade.action.modify')}
-      </button>
-      <button
-        type="button"
-        className="tr-row-btn tr-row-btn-close"
-        onClick={() => cancel(o)}
-        disabled={cancelling === o.order_id}
-        data-testid="order-cancel"
-      >
-        {cancelling === o.order_id ? <span className="spinner tr-spinner" /> : t('trade.action.cancelOrder')}
-      </button>
-    </>
-  );
-  if (layout === 'cards') {
-    return (
-      <ul className="tr-cards">
-        {orders.map((o) => (
-          <li key={o.order_id} className="tr-card" data-testid="order-row" data-ticket={o.order_id}>
-            <div className="tr-card-head">
-              <span>
-                <strong>{o.symbol}</strong> {type(o)}{' '}
-                <span className="num">{formatDecimal(intl, o.volume)}</span>
-              </span>
-              <Price value={o.price} digits={o.digits} />
-            </div>
-            <dl className="tr-card-grid">
-              <div>
-                <dt>{t('trade.col.market')}</dt>
-                <dd>{market(o)}</dd>
-              </div>
-              <div>
-                <dt>{t('trade.ticket.limitPrice')}</dt>
-                <dd>
-                  <Price value={o.limit_price} digits={o.digits} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('trade.ticket.takeProfit')}</dt>
-                <dd>
-                  <Price value={o.take_profit} digits={o.digits} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('trade.ticket.stopLoss')}</dt>
-                <dd>
-                  <Price value={o.stop_loss} digits={o.digits} />
-                </dd>
-              </div>
-            </dl>
-            <div className="tr-card-foot">
-              <span className="tr-muted num">
-                #{o.order_id} · {time(o.time)}
-              </span>
-              <span className="tr-card-buttons">{buttons(o)}</span>
-            </div>
-          </li>
-        ))}
-      </ul>
-    );
-  }
+  const field = {
+    market: {
+      label: t('trade.col.market'),
+      cell: (o) => {
+        const quote = quotes[o.symbol];
+        if (!quote) return <span className="num">—</span>;
+        const value = sideOf(o) === 'buy' ? quote.ask : quote.bid;
+        return <FlashPrice value={value} text={formatDecimal(intl, value, o.digits)} />;
+      },
+    },
+    limitPrice: {
+      label: t('trade.ticket.limitPrice'),
+      cell: (o) => <Price value={o.limit_price} digits={o.digits} />,
+    },
+    takeProfit: {
+      label: t('trade.ticket.takeProfit'),
+      cell: (o) => <Price value={o.take_profit} digits={o.digits} />,
+    },
+    stopLoss: {
+      label: t('trade.ticket.stopLoss'),
+      cell: (o) => <Price value={o.stop_loss} digits={o.digits} />,
+    },
+  } satisfies Record<string, TField<TPendingOrder>>;
+  const price = (o: TPendingOrder) => <Price value={o.price} digits={o.digits} />;
   return (
-    <table className="tr-table">
-      <thead>
-        <tr>
-          <th scope="col">{t('markets.col.symbol')}</th>
-          <th scope="col">{t('trade.col.ticket')}</th>
-          <th scope="col">{t('trade.col.time')}</th>
-          <th scope="col">{t('trade.col.type')}</th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.volume')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.ticket.price')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.ticket.limitPrice')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.ticket.stopLoss')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.ticket.takeProfit')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.market')}
-          </th>
-          <th scope="col" className="tr-actions-col">
-            <span className="tr-sr-only">{t('trade.col.actions')}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {orders.map((o) => (
-          <tr key={o.order_id} data-testid="order-row" data-ticket={o.order_id} data-symbol={o.symbol}>
-            <td className="tr-strong">{o.symbol}</td>
-            <td className="num tr-muted">{o.order_id}</td>
-            <td className="num tr-muted">{time(o.time)}</td>
-            <td>{type(o)}</td>
-            <td className="tr-num num">{formatDecimal(intl, o.volume)}</td>
-            <td className="tr-num" data-testid="order-price-cell">
-              <Price value={o.price} digits={o.digits} />
-            </td>
-            <td className="tr-num">
-              <Price value={o.limit_price} digits={o.digits} />
-            </td>
-            <td className="tr-num">
-              <Price value={o.stop_loss} digits={o.digits} />
-            </td>
-            <td className="tr-num">
-              <Price value={o.take_profit} digits={o.digits} />
-            </td>
-            <td className="tr-num">{market(o)}</td>
-            <td className="tr-actions">
-              <div className="tr-actions-inner">{buttons(o)}</div>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Rows
+      items={orders}
+      layout={layout}
+      itemKey={(o) => o.order_id}
+      testId="order-row"
+      data={(o) => ({ 'data-ticket': o.order_id })}
+      rowData={(o) => ({ 'data-symbol': o.symbol })}
+      columns={[
+        ...lead,
+        ...figures([
+          { label: t('trade.ticket.price'), testId: 'order-price-cell', cell: price },
+          field.limitPrice,
+          field.stopLoss,
+          field.takeProfit,
+          field.market,
+        ]),
+      ]}
+      card={(o) => ({
+        symbol: o.symbol,
+        tag: type(o),
+        volume: o.volume,
+        aside: price(o),
+        fields: [field.market, field.limitPrice, field.takeProfit, field.stopLoss],
+        ticket: o.order_id,
+        time: o.time,
+      })}
+      buttons={(o) => (
+        <>
+          <RowButton onClick={() => onModify(o)} data-testid="order-modify">
+            {t('trade.action.modify')}
+          </RowButton>
+          <RowButton
+            close
+            onClick={() => cancel(o)}
+            disabled={cancelling === o.order_id}
+            data-testid="order-cancel"
+          >
+            {cancelling === o.order_id ? (
+              <span className="spinner tr-spinner" />
+            ) : (
+              t('trade.action.cancelOrder')
+            )}
+          </RowButton>
+        </>
+      )}
+    />
   );
 }
 
@@ -575,7 +603,7 @@ function HistoryView({
 }: {
   accountId: number;
   version: number;
-  layout: 'table' | 'cards';
+  layout: TLayout;
 }) {
   const { t, lang, intl } = useI18n();
   const time = useTimeFormat();
@@ -597,118 +625,67 @@ function HistoryView({
     );
   if (deals.items.length === 0)
     return <EmptyRows icon="history" title={t('pc.history.emptyTitle')} text={t('pc.history.emptyText')} />;
-  const reason = (d: TDeal) => (
-    <span
-      className={`tr-reason tr-reason-${d.close_reason}`}
-      data-testid="deal-reason"
-      data-reason={d.close_reason}
-    >
-      {t(`trade.reason.${d.close_reason}`)}
-    </span>
-  );
-  const side = (d: TDeal) => (
-    <span className={`tr-side-tag tr-side-${d.side}`}>{t(`trade.side.${d.side}`)}</span>
-  );
-  if (layout === 'cards') {
-    return (
-      <ul className="tr-cards">
-        {deals.items.map((d) => (
-          <li key={d.id} className="tr-card" data-testid="deal-row" data-position={d.position_id}>
-            <div className="tr-card-head">
-              <span>
-                <strong>{d.symbol}</strong> {side(d)}{' '}
-                <span className="num">{formatDecimal(intl, d.volume)}</span>
-              </span>
-              <Money value={d.profit} />
-            </div>
-            <dl className="tr-card-grid">
-              <div>
-                <dt>{t('trade.col.openPrice')}</dt>
-                <dd className="num">{formatDecimal(intl, d.open_price)}</dd>
-              </div>
-              <div>
-                <dt>{t('trade.col.closePrice')}</dt>
-                <dd className="num">{formatDecimal(intl, d.close_price)}</dd>
-              </div>
-              <div>
-                <dt>{t('trade.col.reason')}</dt>
-                <dd>{reason(d)}</dd>
-              </div>
-              <div>
-                <dt>{t('trade.col.hold')}</dt>
-                <dd>
-                  <HoldTime seconds={d.hold_seconds} />
-                </dd>
-              </div>
-            </dl>
-            <div className="tr-card-foot">
-              <span className="tr-muted num">
-                #{d.position_id} · {time(d.close_time)}
-              </span>
-            </div>
-          </li>
-        ))}
-      </ul>
-    );
-  }
+  const side = (d: TDeal) => <SideTag side={d.side}>{t(`trade.side.${d.side}`)}</SideTag>;
+  const field = {
+    open: {
+      label: t('trade.col.openPrice'),
+      className: 'num',
+      cell: (d) => formatDecimal(intl, d.open_price),
+    },
+    close: {
+      label: t('trade.col.closePrice'),
+      className: 'num',
+      cell: (d) => formatDecimal(intl, d.close_price),
+    },
+    hold: { label: t('trade.col.hold'), cell: (d) => <HoldTime seconds={d.hold_seconds} /> },
+    swap: { label: t('trade.col.swap'), cell: (d) => <Money value={d.swap} /> },
+    commission: { label: t('trade.col.commission'), cell: (d) => <Money value={d.commission} /> },
+    profit: { label: t('trade.col.profit'), cell: (d) => <Money value={d.profit} /> },
+    reason: {
+      label: t('trade.col.reason'),
+      cell: (d) => (
+        <span
+          className={`tr-reason tr-reason-${d.close_reason}`}
+          data-testid="deal-reason"
+          data-reason={d.close_reason}
+        >
+          {t(`trade.reason.${d.close_reason}`)}
+        </span>
+      ),
+    },
+  } satisfies Record<string, TField<TDeal>>;
   return (
-    <table className="tr-table">
-      <thead>
-        <tr>
-          <th scope="col">{t('trade.col.closeTime')}</th>
-          <th scope="col">{t('trade.col.ticket')}</th>
-          <th scope="col">{t('markets.col.symbol')}</th>
-          <th scope="col">{t('trade.col.type')}</th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.volume')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.openPrice')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.closePrice')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.hold')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.swap')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.commission')}
-          </th>
-          <th scope="col" className="tr-num">
-            {t('trade.col.profit')}
-          </th>
-          <th scope="col">{t('trade.col.reason')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {deals.items.map((d) => (
-          <tr key={d.id} data-testid="deal-row" data-position={d.position_id}>
-            <td className="num tr-muted">{time(d.close_time)}</td>
-            <td className="num tr-muted">{d.position_id}</td>
-            <td className="tr-strong">{d.symbol}</td>
-            <td>{side(d)}</td>
-            <td className="tr-num num">{formatDecimal(intl, d.volume)}</td>
-            <td className="tr-num num">{formatDecimal(intl, d.open_price)}</td>
-            <td className="tr-num num">{formatDecimal(intl, d.close_price)}</td>
-            <td className="tr-num">
-              <HoldTime seconds={d.hold_seconds} />
-            </td>
-            <td className="tr-num">
-              <Money value={d.swap} />
-            </td>
-            <td className="tr-num">
-              <Money value={d.commission} />
-            </td>
-            <td className="tr-num tr-strong">
-              <Money value={d.profit} />
-            </td>
-            <td>{reason(d)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Rows
+      items={deals.items}
+      layout={layout}
+      itemKey={(d) => d.id}
+      testId="deal-row"
+      data={(d) => ({ 'data-position': d.position_id })}
+      columns={[
+        { label: t('trade.col.closeTime'), className: 'num tr-muted', cell: (d) => time(d.close_time) },
+        { label: t('trade.col.ticket'), className: 'num tr-muted', cell: (d) => d.position_id },
+        { label: t('markets.col.symbol'), className: 'tr-strong', cell: (d) => d.symbol },
+        { label: t('trade.col.type'), cell: side },
+        ...figures([
+          { label: t('trade.col.volume'), className: 'num', cell: (d) => formatDecimal(intl, d.volume) },
+          field.open,
+          field.close,
+          field.hold,
+          field.swap,
+          field.commission,
+        ]),
+        { ...field.profit, num: true, className: 'tr-strong' },
+        field.reason,
+      ]}
+      card={(d) => ({
+        symbol: d.symbol,
+        tag: side(d),
+        volume: d.volume,
+        aside: field.profit.cell(d),
+        fields: [field.open, field.close, field.reason, field.hold],
+        ticket: d.position_id,
+        time: d.close_time,
+      })}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import type { TKlineColor } from '@broker/domain/kline-color';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ChartOverlay, TimeframeButtons } from '../../components/ChartParts';
 import { FlashPrice } from '../../components/FlashPrice';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent } from '../../lib/market-format';
@@ -24,7 +25,7 @@ import type { TActionResult } from './useTradeActions';
 import { useTradeActions } from './useTradeActions';
 import { type TSymbolSpec, type TTradeSettings, useDeals } from './useTradeData';
 
-export const TIMEFRAMES: readonly TTimeframe[] = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN'];
+export { TIMEFRAMES } from '../../lib/candle-chart';
 
 interface TDragRequest {
   title: string;
@@ -329,20 +330,7 @@ export function ChartPanel({
           )}
         </div>
         <div className="tr-chart-tools">
-          <div className="tr-timeframes" role="group" aria-label={t('markets.chart.timeframe')}>
-            {TIMEFRAMES.map((tf) => (
-              <button
-                key={tf}
-                type="button"
-                className={`tr-tf${tf === timeframe ? ' active' : ''}`}
-                aria-pressed={tf === timeframe}
-                data-tf={tf}
-                onClick={() => onTimeframe(tf)}
-              >
-                {tf}
-              </button>
-            ))}
-          </div>
+          <TimeframeButtons scope="tr" timeframe={timeframe} onTimeframe={onTimeframe} />
           <StreamStatus />
         </div>
       </header>
@@ -360,20 +348,7 @@ export function ChartPanel({
         {quickTrade && settings.display.floatLayer && state.accountId > 0 && (
           <QuickTrade symbol={symbol} quote={quote} spec={spec} digits={digits} />
         )}
-        {candles.status === 'loading' && (
-          <div className="tr-chart-overlay" aria-live="polite">
-            <span className="spinner" />
-            <span>{t('markets.chart.loading')}</span>
-          </div>
-        )}
-        {candles.status === 'error' && (
-          <div className="tr-chart-overlay">
-            <span>{t('markets.chart.error')}</span>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={candles.reload}>
-              {t('common.retry')}
-            </button>
-          </div>
-        )}
+        <ChartOverlay scope="tr" candles={candles} />
       </div>
       {drag && (
         <ConfirmDialog

@@ -5,7 +5,8 @@ import { formatDecimal } from '../../lib/market-format';
 import type { TQuote } from '../../lib/market-stream';
 import { useTrading } from '../../lib/trading/store';
 import { toUnits } from './decimal';
-import { Figure, PriceInput, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
+import { Figure, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
+import { PendingPriceInputs, StopInputs } from './order-fields';
 import {
   distancePoints,
   entryPoints,
@@ -232,6 +233,15 @@ export function OrderTicket({
   const currentPreview = preview?.key === previewKey ? preview : null;
   const currency = info?.currency ?? currentPreview?.currency ?? '';
   const money = (value: string) => `${formatDecimal(intl, value, 2)} ${currency}`;
+  /** A figure of the preview; a dash without one, a placeholder while it loads. */
+  const previewed = (figure: 'margin' | 'commission') =>
+    currentPreview ? (
+      money(currentPreview[figure])
+    ) : previewFailed || !lots ? (
+      '—'
+    ) : (
+      <span className="skeleton tr-sk-num" />
+    );
   const usable = info?.freeMargin ?? null;
   // Exact comparison in cents: does the order need more than the usable margin?
   const short =
@@ -340,21 +350,11 @@ export function OrderTicket({
       )}
 
       {kind !== 'market' && (
-        <PriceInput
-          label={t(kind === 'stop_limit' ? 'trade.ticket.stopPrice' : 'trade.ticket.price')}
-          value={price}
-          onChange={setPrice}
-          error={priceError}
-          testId="ticket-price"
-        />
-      )}
-      {kind === 'stop_limit' && (
-        <PriceInput
-          label={t('trade.ticket.limitPrice')}
-          value={limitPrice}
-          onChange={setLimitPrice}
-          error={limitError}
-          testId="ticket-limit"
+        <PendingPriceInputs
+          testId="ticket"
+          kind={kind}
+          price={{ value: price, onChange: setPrice, error: priceError }}
+          limitPrice={{ value: limitPrice, onChange: setLimitPrice, error: limitError }}
         />
       )}
 
@@ -381,46 +381,29 @@ export function OrderTicket({
         </div>
       </div>
       <div className="tr-stops">
-        <PriceInput
-          label={t('trade.ticket.takeProfit')}
-          value={takeProfit}
-          onChange={setTakeProfit}
-          placeholder={t('trade.stops.none')}
-          error={tpError}
-          hint={sideStopHint(tpPts, takeProfit)}
-          testId="ticket-tp"
-          onClear={() => setTakeProfit('')}
-        />
-        <PriceInput
-          label={t('trade.ticket.stopLoss')}
-          value={stopLoss}
-          onChange={setStopLoss}
-          placeholder={t('trade.stops.none')}
-          error={slError}
-          hint={sideStopHint(slPts, stopLoss)}
-          testId="ticket-sl"
-          onClear={() => setStopLoss('')}
+        <StopInputs
+          testId="ticket"
+          takeProfit={{
+            value: takeProfit,
+            onChange: setTakeProfit,
+            error: tpError,
+            hint: sideStopHint(tpPts, takeProfit),
+          }}
+          stopLoss={{
+            value: stopLoss,
+            onChange: setStopLoss,
+            error: slError,
+            hint: sideStopHint(slPts, stopLoss),
+          }}
         />
       </div>
 
       <dl className="tr-summary" data-testid="ticket-summary">
         <Figure label={t('trade.ticket.margin')} testId="ticket-margin" value={currentPreview?.margin ?? ''}>
-          {currentPreview ? (
-            money(currentPreview.margin)
-          ) : previewFailed || !lots ? (
-            '—'
-          ) : (
-            <span className="skeleton tr-sk-num" />
-          )}
+          {previewed('margin')}
         </Figure>
         <Figure label={t('trade.ticket.commission')} testId="ticket-commission">
-          {currentPreview ? (
-            money(currentPreview.commission)
-          ) : previewFailed || !lots ? (
-            '—'
-          ) : (
-            <span className="skeleton tr-sk-num" />
-          )}
+          {previewed('commission')}
         </Figure>
         <Figure label={t('trade.account.freeMargin')} tone={short ? 'fall' : ''}>
           {usable ? money(usable) : '—'}

@@ -5,8 +5,9 @@ import type { TQuote } from '../../lib/market-stream';
 import type { TPendingOrder, TPosition } from '../../lib/trading/store';
 import { Dialog } from './Dialog';
 import { toUnits } from './decimal';
-import { Figure, PriceInput, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
+import { Figure, useVolumeMessage, VolumeStepper } from './fields';
 import { orderTypeKey, useToasts } from './notifications';
+import { PendingPriceInputs, StopInputs, useStopPrices } from './order-fields';
 import {
   LOT_DECIMALS,
   lotsText,
@@ -15,6 +16,7 @@ import {
   pricePoints,
   remainingVolume,
   type TOrderKind,
+  type TSide,
   type TVolumeSpec,
   volumeProblem,
 } from './ticket-rules';
@@ -35,26 +37,137 @@ function useSubmit() {
   return { busy, error, run };
 }
 
-/** A price typed in a dialog as the wire's string with the symbol's digits; '' means none. */
-function priceOrNull(text: string, digits: number): string | null | undefined {
-  if (text.trim() === '') return null;
-  const points = pricePoints(text, digits);
-  return points === null ? undefined : pointsText(points, digits);
-}
-
 function closingPrice(position: TPosition, quote: TQuote | undefined): string {
   if (!quote) return position.current_price;
   return position.side === 'buy' ? quote.bid : quote.ask;
 }
 
-export function PositionTitle({ position }: { position: TPosition }) {
-  const { t, intl } = useI18n();
+/** "Buy 0.10 BTCUSDT · #123": a position's or an order's side (or type), volume, symbol and ticket. */
+function TicketTitle({
+  side,
+  label,
+  volume,
+  symbol,
+  ticket,
+}: {
+  side: TSide;
+  label: string;
+  volume: string;
+  symbol: string;
+  ticket: number;
+}) {
+  const { intl } = useI18n();
   return (
     <>
-      <span className={`tr-side-tag tr-side-${position.side}`}>{t(`trade.side.${position.side}`)}</span>{' '}
-      <span className="num">{formatDecimal(intl, position.volume)}</span> {position.symbol} · #
-      {position.order_id}
+      <span className={`tr-side-tag tr-side-${side}`}>{label}</span>{' '}
+      <span className="num">{formatDecimal(intl, volume)}</span> {symbol} · #{ticket}
     </>
+  );
+}
+
+/**
+ * A dialog that runs one action: Cancel and the confirm button in the footer (a spinner while the
+ * action runs), and the action's error under `children`.
+ */
+function ActionDialog({
+  title,
+  subtitle,
+  testId,
+  submit,
+  onClose,
+  confirm,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  testId: string;
+  submit: { busy: boolean; error: string | null };
+  onClose(): void;
+  confirm: {
+    label: ReactNode;
+    className: string;
+    disabled?: boolean;
+    onClick(): void;
+    testId: string;
+    autofocus?: boolean;
+  };
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <Dialog
+      title={title}
+      subtitle={subtitle}
+      onClose={onClose}
+      busy={submit.busy}
+      testId={testId}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose} disabled={submit.busy}>
+            {t('trade.action.cancel')}
+          </button>
+          <button
+            type="button"
+            className={confirm.className}
+            disabled={submit.busy || confirm.disabled}
+            onClick={confirm.onClick}
+            data-testid={confirm.testId}
+            data-autofocus={confirm.autofocus || undefined}
+          >
+            {submit.busy ? <span className="spinner tr-spinner" /> : confirm.label}
+          </button>
+        </>
+      }
+    >
+      {children}
+      {submit.error && (
+        <p className="alert alert-error" role="alert" data-testid="dialog-error">
+          {submit.error}
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * An action on a position: its side, volume, symbol and ticket under the title, then its open price,
+ * the price it would close at now (under `currentLabel`) and its profit above `children`.
+ */
+function PositionDialog({
+  position,
+  quote,
+  currentLabel,
+  children,
+  ...dialog
+}: Omit<Parameters<typeof ActionDialog>[0], 'subtitle'> & {
+  position: TPosition;
+  quote: TQuote | undefined;
+  currentLabel: string;
+}) {
+  const { t, intl } = useI18n();
+  const price = (value: string) => formatDecimal(intl, value, position.digits);
+  return (
+    <ActionDialog
+      {...dialog}
+      subtitle={
+        <TicketTitle
+          side={position.side}
+          label={t(`trade.side.${position.side}`)}
+          volume={position.volume}
+          symbol={position.symbol}
+          ticket={position.order_id}
+        />
+      }
+    >
+      <dl className="tr-dialog-figures">
+        <Figure label={t('trade.col.openPrice')}>{price(position.open_price)}</Figure>
+        <Figure label={currentLabel}>{price(closingPrice(position, quote))}</Figure>
+        <Figure label={t('trade.col.profit')} tone={changeClass(position.profit)}>
+          {formatDecimal(intl, position.profit, 2, { sign: true })}
+        </Figure>
+      </dl>
+      {children}
+    </ActionDialog>
   );
 }
 
@@ -68,45 +181,26 @@ export function PositionStopsDialog({
   quote: TQuote | undefined;
   onClose(): void;
 }) {
-  const { t, intl } = useI18n();
+  const { t } = useI18n();
   const actions = useTradeActions();
   const { push } = useToasts();
-  const stopMessage = useStopMessage();
-  const [takeProfit, setTakeProfit] = useState(position.take_profit ?? '');
-  const [stopLoss, setStopLoss] = useState(position.stop_loss ?? '');
   const submit = useSubmit();
-  const digits = position.digits;
-  const current = closingPrice(position, quote);
-  const reference = pricePoints(current, digits);
-  const tp = priceOrNull(takeProfit, digits);
-  const sl = priceOrNull(stopLoss, digits);
-  const tpError = stopMessage({
+  const stops = useStopPrices({
+    initial: position,
     side: position.side,
-    stop: 'takeProfit',
-    price: tp ? pricePoints(tp, digits) : null,
-    typed: takeProfit.trim() !== '',
-    reference,
-    digits,
+    reference: pricePoints(closingPrice(position, quote), position.digits),
+    digits: position.digits,
   });
-  const slError = stopMessage({
-    side: position.side,
-    stop: 'stopLoss',
-    price: sl ? pricePoints(sl, digits) : null,
-    typed: stopLoss.trim() !== '',
-    reference,
-    digits,
-  });
-  const unchanged = tp === (position.take_profit ?? null) && sl === (position.stop_loss ?? null);
-  const invalid = tp === undefined || sl === undefined || Boolean(tpError || slError);
-  const price = (v: string) => formatDecimal(intl, v, digits);
+  const unchanged =
+    stops.take_profit === (position.take_profit ?? null) && stops.stop_loss === (position.stop_loss ?? null);
 
   const save = () =>
     submit.run(
       () =>
         actions.modifyPosition({
           order_id: position.order_id,
-          take_profit: tp ?? null,
-          stop_loss: sl ?? null,
+          take_profit: stops.take_profit ?? null,
+          stop_loss: stops.stop_loss ?? null,
         }),
       () => {
         push({
@@ -120,60 +214,24 @@ export function PositionStopsDialog({
     );
 
   return (
-    <Dialog
+    <PositionDialog
       title={t('trade.stops.title')}
-      subtitle={<PositionTitle position={position} />}
-      onClose={onClose}
-      busy={submit.busy}
       testId="stops-dialog"
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose} disabled={submit.busy}>
-            {t('trade.action.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            disabled={submit.busy || invalid || unchanged}
-            onClick={save}
-            data-testid="stops-save"
-          >
-            {submit.busy ? <span className="spinner tr-spinner" /> : t('trade.action.save')}
-          </button>
-        </>
-      }
+      position={position}
+      quote={quote}
+      currentLabel={t('trade.col.currentPrice')}
+      submit={submit}
+      onClose={onClose}
+      confirm={{
+        label: t('trade.action.save'),
+        className: 'btn btn-primary btn-sm',
+        disabled: stops.invalid || unchanged,
+        onClick: save,
+        testId: 'stops-save',
+      }}
     >
-      <dl className="tr-dialog-figures">
-        <Figure label={t('trade.col.openPrice')}>{price(position.open_price)}</Figure>
-        <Figure label={t('trade.col.currentPrice')}>{price(current)}</Figure>
-        <Figure label={t('trade.col.profit')} tone={changeClass(position.profit)}>
-          {formatDecimal(intl, position.profit, 2, { sign: true })}
-        </Figure>
-      </dl>
-      <PriceInput
-        label={t('trade.ticket.takeProfit')}
-        value={takeProfit}
-        onChange={setTakeProfit}
-        placeholder={t('trade.stops.none')}
-        error={tpError}
-        testId="stops-tp"
-        onClear={() => setTakeProfit('')}
-      />
-      <PriceInput
-        label={t('trade.ticket.stopLoss')}
-        value={stopLoss}
-        onChange={setStopLoss}
-        placeholder={t('trade.stops.none')}
-        error={slError}
-        testId="stops-sl"
-        onClear={() => setStopLoss('')}
-      />
-      {submit.error && (
-        <p className="alert alert-error" role="alert" data-testid="dialog-error">
-          {submit.error}
-        </p>
-      )}
-    </Dialog>
+      <StopInputs testId="stops" takeProfit={stops.takeProfit} stopLoss={stops.stopLoss} />
+    </PositionDialog>
   );
 }
 
@@ -204,7 +262,6 @@ export function ClosePositionDialog({
   const problem = volumeProblem(volume, grid) ?? (restProblem ? 'step' : null);
   const lots = lotsText(volume);
   const full = lots !== null && toUnits(lots, LOT_DECIMALS) === toUnits(position.volume, LOT_DECIMALS);
-  const current = closingPrice(position, quote);
 
   const close = () =>
     submit.run(
@@ -217,44 +274,24 @@ export function ClosePositionDialog({
     );
 
   return (
-    <Dialog
+    <PositionDialog
       title={t('trade.close.title')}
-      subtitle={<PositionTitle position={position} />}
-      onClose={onClose}
-      busy={submit.busy}
       testId="close-dialog"
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose} disabled={submit.busy}>
-            {t('trade.action.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-sm tr-btn-danger"
-            disabled={submit.busy || problem !== null}
-            onClick={close}
-            data-testid="close-confirm"
-          >
-            {submit.busy ? (
-              <span className="spinner tr-spinner" />
-            ) : full ? (
-              t('trade.close.full')
-            ) : (
-              t('trade.close.partial', { volume: lots ? formatDecimal(intl, lots) : '' })
-            )}
-          </button>
-        </>
-      }
+      position={position}
+      quote={quote}
+      currentLabel={t('trade.close.at')}
+      submit={submit}
+      onClose={onClose}
+      confirm={{
+        label: full
+          ? t('trade.close.full')
+          : t('trade.close.partial', { volume: lots ? formatDecimal(intl, lots) : '' }),
+        className: 'btn btn-sm tr-btn-danger',
+        disabled: problem !== null,
+        onClick: close,
+        testId: 'close-confirm',
+      }}
     >
-      <dl className="tr-dialog-figures">
-        <Figure label={t('trade.col.openPrice')}>
-          {formatDecimal(intl, position.open_price, position.digits)}
-        </Figure>
-        <Figure label={t('trade.close.at')}>{formatDecimal(intl, current, position.digits)}</Figure>
-        <Figure label={t('trade.col.profit')} tone={changeClass(position.profit)}>
-          {formatDecimal(intl, position.profit, 2, { sign: true })}
-        </Figure>
-      </dl>
       <VolumeStepper
         value={volume}
         onChange={setVolume}
@@ -271,12 +308,7 @@ export function ClosePositionDialog({
       {!full && rest && !problem && (
         <p className="tr-hint num">{t('trade.close.remaining', { volume: formatDecimal(intl, rest) })}</p>
       )}
-      {submit.error && (
-        <p className="alert alert-error" role="alert" data-testid="dialog-error">
-          {submit.error}
-        </p>
-      )}
-    </Dialog>
+    </PositionDialog>
   );
 }
 
@@ -296,14 +328,11 @@ export function OrderModifyDialog({
   const { t, intl } = useI18n();
   const actions = useTradeActions();
   const { push } = useToasts();
-  const stopMessage = useStopMessage();
   const side = order.type.startsWith('buy') ? 'buy' : 'sell';
   const kind = kindOfType(order.type);
   const digits = order.digits;
   const [price, setPrice] = useState(order.price);
   const [limitPrice, setLimitPrice] = useState(order.limit_price ?? '');
-  const [takeProfit, setTakeProfit] = useState(order.take_profit ?? '');
-  const [stopLoss, setStopLoss] = useState(order.stop_loss ?? '');
   const submit = useSubmit();
 
   const pricePts = pricePoints(price, digits);
@@ -325,27 +354,13 @@ export function OrderModifyDialog({
         : pricePts !== null && (side === 'buy' ? limitPts > pricePts : limitPts < pricePts)
           ? t(`trade.limitSide.${side}`)
           : null;
-  const entry = kind === 'stop_limit' ? limitPts : pricePts;
-  const tp = priceOrNull(takeProfit, digits);
-  const sl = priceOrNull(stopLoss, digits);
-  const tpError = stopMessage({
+  const stops = useStopPrices({
+    initial: order,
     side,
-    stop: 'takeProfit',
-    price: tp ? pricePoints(tp, digits) : null,
-    typed: takeProfit.trim() !== '',
-    reference: entry,
+    reference: kind === 'stop_limit' ? limitPts : pricePts,
     digits,
   });
-  const slError = stopMessage({
-    side,
-    stop: 'stopLoss',
-    price: sl ? pricePoints(sl, digits) : null,
-    typed: stopLoss.trim() !== '',
-    reference: entry,
-    digits,
-  });
-  const invalid =
-    Boolean(priceError || limitError || tpError || slError) || tp === undefined || sl === undefined;
+  const invalid = Boolean(priceError || limitError) || stops.invalid;
 
   const save = () => {
     if (pricePts === null) return;
@@ -355,8 +370,8 @@ export function OrderModifyDialog({
           order_id: order.order_id,
           price: pointsText(pricePts, digits),
           limit_price: limitPts === null ? null : pointsText(limitPts, digits),
-          take_profit: tp ?? null,
-          stop_loss: sl ?? null,
+          take_profit: stops.take_profit ?? null,
+          stop_loss: stops.stop_loss ?? null,
         }),
       () => {
         push({
@@ -372,75 +387,41 @@ export function OrderModifyDialog({
 
   const market = quote ? formatDecimal(intl, side === 'buy' ? quote.ask : quote.bid, digits) : '—';
   return (
-    <Dialog
+    <ActionDialog
       title={t('trade.order.modifyTitle')}
       subtitle={
-        <>
-          <span className={`tr-side-tag tr-side-${side}`}>{t(orderTypeKey(order.type))}</span>{' '}
-          <span className="num">{formatDecimal(intl, order.volume)}</span> {order.symbol} · #{order.order_id}
-        </>
-      }
-      onClose={onClose}
-      busy={submit.busy}
-      testId="order-dialog"
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose} disabled={submit.busy}>
-            {t('trade.action.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            disabled={submit.busy || invalid}
-            onClick={save}
-            data-testid="order-save"
-          >
-            {submit.busy ? <span className="spinner tr-spinner" /> : t('trade.action.save')}
-          </button>
-        </>
-      }
-    >
-      <PriceInput
-        label={t(kind === 'stop_limit' ? 'trade.ticket.stopPrice' : 'trade.ticket.price')}
-        value={price}
-        onChange={setPrice}
-        error={priceError}
-        hint={t('trade.ticket.market', { price: market })}
-        testId="order-price"
-      />
-      {kind === 'stop_limit' && (
-        <PriceInput
-          label={t('trade.ticket.limitPrice')}
-          value={limitPrice}
-          onChange={setLimitPrice}
-          error={limitError}
-          testId="order-limit"
+        <TicketTitle
+          side={side}
+          label={t(orderTypeKey(order.type))}
+          volume={order.volume}
+          symbol={order.symbol}
+          ticket={order.order_id}
         />
-      )}
-      <PriceInput
-        label={t('trade.ticket.takeProfit')}
-        value={takeProfit}
-        onChange={setTakeProfit}
-        placeholder={t('trade.stops.none')}
-        error={tpError}
-        testId="order-tp"
-        onClear={() => setTakeProfit('')}
+      }
+      testId="order-dialog"
+      submit={submit}
+      onClose={onClose}
+      confirm={{
+        label: t('trade.action.save'),
+        className: 'btn btn-primary btn-sm',
+        disabled: invalid,
+        onClick: save,
+        testId: 'order-save',
+      }}
+    >
+      <PendingPriceInputs
+        testId="order"
+        kind={kind}
+        price={{
+          value: price,
+          onChange: setPrice,
+          error: priceError,
+          hint: t('trade.ticket.market', { price: market }),
+        }}
+        limitPrice={{ value: limitPrice, onChange: setLimitPrice, error: limitError }}
       />
-      <PriceInput
-        label={t('trade.ticket.stopLoss')}
-        value={stopLoss}
-        onChange={setStopLoss}
-        placeholder={t('trade.stops.none')}
-        error={slError}
-        testId="order-sl"
-        onClear={() => setStopLoss('')}
-      />
-      {submit.error && (
-        <p className="alert alert-error" role="alert" data-testid="dialog-error">
-          {submit.error}
-        </p>
-      )}
-    </Dialog>
+      <StopInputs testId="order" takeProfit={stops.takeProfit} stopLoss={stops.stopLoss} />
+    </ActionDialog>
   );
 }
 
@@ -462,38 +443,22 @@ export function ConfirmDialog({
   onClose(): void;
   testId?: string;
 }) {
-  const { t } = useI18n();
   const submit = useSubmit();
   return (
-    <Dialog
+    <ActionDialog
       title={title}
-      onClose={onClose}
-      busy={submit.busy}
       testId={testId}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose} disabled={submit.busy}>
-            {t('trade.action.cancel')}
-          </button>
-          <button
-            type="button"
-            className={`btn btn-sm ${danger ? 'tr-btn-danger' : 'btn-primary'}`}
-            disabled={submit.busy}
-            onClick={() => submit.run(onConfirm, () => onClose())}
-            data-testid="confirm-ok"
-            data-autofocus
-          >
-            {submit.busy ? <span className="spinner tr-spinner" /> : confirmLabel}
-          </button>
-        </>
-      }
+      submit={submit}
+      onClose={onClose}
+      confirm={{
+        label: confirmLabel,
+        className: `btn btn-sm ${danger ? 'tr-btn-danger' : 'btn-primary'}`,
+        onClick: () => submit.run(onConfirm, () => onClose()),
+        testId: 'confirm-ok',
+        autofocus: true,
+      }}
     >
       <div className="tr-confirm-text">{text}</div>
-      {submit.error && (
-        <p className="alert alert-error" role="alert" data-testid="dialog-error">
-          {submit.error}
-        </p>
-      )}
-    </Dialog>
+    </ActionDialog>
   );
 }
