@@ -162,4 +162,90 @@ describe('engine restart', () => {
     expect((await read()).positions).toEqual(before.positions);
     await server.close();
   });
+
+  it('refuses the orders of a group whose commit fails and goes back to what the database holds', async () => {
+    const server = await boot();
+    try {
+      pushTick(server, 'BTCUSDT', 67000, 67025);
+      const trader = await Trader.signIn(server.baseUrl);
+      const accountId = await trader.createAccount(1, 2, 100);
+      const positions = async () =>
+        (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data as {
+          order_id: number;
+        }[];
+      const kept = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
+      expect(kept.body.success, kept.body.message).toBe(true);
+      const info = async () =>
+        (await trader.call('/api/v1/account/info', { account_id: accountId })).body.data;
+      const before = await info();
+
+      // The next group commit fails, as a lost connection or a full disk would make it.
+      const database = server.app.services.database;
+      const exec = database.exec;
+      database.exec = async () => {
+        database.exec = exec;
+        throw new Error('injected commit failure');
+      };
+      const lost = await trader.send(accountId, {
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        volume: '0.02',
+        idempotencyKey: 'lost-order-1',
+      });
+      // Never acknowledged, and never kept: memory went back to what the database holds.
+      expect(lost.body.success).toBe(false);
+      expect(lost.body.errorCode).toBe(AppErrorCode.SERVICE_UNAVAILABLE);
+      await server.app.services.engine.idle();
+      expect((await positions()).map((p) => p.order_id)).toEqual([kept.body.data.ticket]);
+      expect(await info()).toMatchObject({ balance: before.balance, margin: before.margin });
+
+      // The engine works on: the refused key is free to succeed now, once.
+      const retried = await trader.send(accountId, {
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        volume: '0.02',
+        idempotencyKey: 'lost-order-1',
+      });
+      expect(retried.body.success, retried.body.message).toBe(true);
+      expect(await positions()).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('commits a command that an event listener sends in reaction to a commit', async () => {
+    // A copy-trading follower's order, say: sent from the callback that hears the leader's fill,
+    // after the group commit loop looked at its queue for the last time. It must start a new loop.
+    const server = await boot();
+    try {
+      pushTick(server, 'BTCUSDT', 67000, 67025);
+      const trader = await Trader.signIn(server.baseUrl);
+      const accountId = await trader.createAccount(1, 2, 100);
+      const engine = server.app.services.engine;
+      let follower: Promise<{ ok: boolean }> | null = null;
+      const stop = engine.onEvents((events) => {
+        if (follower || !events.some((e) => e.type === 'position_opened')) return;
+        follower = engine.submit({
+          type: 'open_market',
+          clientKey: 'follower-order-1',
+          time: Date.now(),
+          accountId,
+          symbol: 'BTCUSDT',
+          side: 'sell',
+          volume: 1,
+        });
+      });
+      const leader = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
+      expect(leader.body.success, leader.body.message).toBe(true);
+      expect(follower).not.toBeNull();
+      const answer = await Promise.race([
+        follower as unknown as Promise<{ ok: boolean }>,
+        new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000)),
+      ]);
+      expect(answer).toMatchObject({ ok: true });
+      stop();
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -59,6 +59,8 @@ export class EngineHost {
   private shadow: TShadow = { positions: new Map(), orders: new Map() };
   private readonly waiting: TWaiter[] = [];
   private flushing: Promise<void> | null = null;
+  /** Set while the engine is rebuilt from the database after a failed commit. */
+  private reloading: Promise<void> | null = null;
   /** Results by idempotency key, including those still being committed. */
   private readonly results = new Map<string, Promise<TApplyResult>>();
   private readonly listeners = new Set<TEngineListener>();
@@ -346,6 +348,9 @@ export class EngineHost {
    * answers the first result (after its commit), without applying anything again.
    */
   submit(command: TCommand, owner?: TAccountOwner): Promise<TApplyResult> {
+    // While the engine is rebuilt after a failed commit, commands wait for the rebuilt engine:
+    // applied to the old one, they would be committed but missing from memory.
+    if (this.reloading) return this.reloading.then(() => this.submit(command, owner));
     const key = idempotencyKey(command);
     const known = this.results.get(key);
     if (known) {
@@ -380,6 +385,8 @@ export class EngineHost {
 
   /** Feeds one accepted tick; fired triggers, margin calls and stop-outs are written like commands. */
   onTick(tick: TTick) {
+    // Ticks during a rebuild are skipped; the next one is checked against every trigger.
+    if (this.reloading) return;
     const events = this.engine.onTick(tick.symbol, tick.bid, tick.ask, tick.time);
     if (events.length === 0) return;
     this.stats.tickEvents += events.length;
@@ -403,43 +410,51 @@ export class EngineHost {
   private enqueue(item: TBatchItem): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      this.flushing ??= this.flushLoop().finally(() => {
-        this.flushing = null;
-      });
+      this.flushing ??= this.flushLoop();
     });
   }
 
   private async flushLoop(): Promise<void> {
-    // Let the commands of this turn of the event loop join the first batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, MAX_BATCH);
-      const t0 = performance.now();
-      try {
-        await persistBatch(
-          this.database,
-          batch.map((w) => w.item),
-          this.written,
-        );
-        this.stats.commitMs += performance.now() - t0;
-        this.stats.batches++;
-        this.stats.items += batch.length;
-        this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-        for (const w of batch) w.resolve();
-      } catch (error) {
-        this.stats.failures++;
-        const refused = [...batch, ...this.waiting.splice(0)];
-        const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
-        for (const w of refused) w.reject(failure);
-        this.log(
-          error,
-          `trading engine: commit of ${batch.length} items failed; rebuilding from the database`,
-        );
-        // Memory ran ahead of the database: go back to what is committed.
-        await this.reload().catch((reloadError: unknown) =>
-          this.log(reloadError, 'trading engine: reload failed'),
-        );
-      }
+    try {
+      // Let the commands of this turn of the event loop join the first batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.waiting.length > 0) await this.flushOnce();
+    } finally {
+      // In the same synchronous step as the last look at `waiting`: a command enqueued from here
+      // on starts a new loop. (Cleared in a later callback, as before, a command queued in between
+      // by another request's continuation waited forever.)
+      this.flushing = null;
+    }
+  }
+
+  /** Commits one group; on failure, refuses it and everything waiting, and rebuilds the engine. */
+  private async flushOnce(): Promise<void> {
+    const batch = this.waiting.splice(0, MAX_BATCH);
+    const t0 = performance.now();
+    try {
+      await persistBatch(
+        this.database,
+        batch.map((w) => w.item),
+        this.written,
+      );
+      this.stats.commitMs += performance.now() - t0;
+      this.stats.batches++;
+      this.stats.items += batch.length;
+      this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+      for (const w of batch) w.resolve();
+    } catch (error) {
+      this.stats.failures++;
+      const refused = [...batch, ...this.waiting.splice(0)];
+      const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
+      for (const w of refused) w.reject(failure);
+      this.log(error, `trading engine: commit of ${batch.length} items failed; rebuilding from the database`);
+      // Memory ran ahead of the database: go back to what is committed.
+      this.reloading = this.reload()
+        .catch((reloadError: unknown) => this.log(reloadError, 'trading engine: reload failed'))
+        .finally(() => {
+          this.reloading = null;
+        });
+      await this.reloading;
     }
   }
 }
