@@ -27,6 +27,21 @@ async function boot(): Promise<TTestServer> {
   return { app, config, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
+/** Boots a server with a BTCUSDT quote and a signed-in trader's new demo account; closes it after. */
+async function withTrader(
+  run: (setup: { server: TTestServer; trader: Trader; accountId: number }) => Promise<void>,
+) {
+  const server = await boot();
+  try {
+    pushTick(server, 'BTCUSDT', 67000, 67025);
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    await run({ server, trader, accountId });
+  } finally {
+    await server.close();
+  }
+}
+
 beforeAll(async () => {
   const database = await freshDatabaseUrl();
   drop = database.drop;
@@ -164,11 +179,7 @@ describe('engine restart', () => {
   });
 
   it('refuses the orders of a group whose commit fails and goes back to what the database holds', async () => {
-    const server = await boot();
-    try {
-      pushTick(server, 'BTCUSDT', 67000, 67025);
-      const trader = await Trader.signIn(server.baseUrl);
-      const accountId = await trader.createAccount(1, 2, 100);
+    await withTrader(async ({ server, trader, accountId }) => {
       const positions = async () =>
         (await trader.call('/api/v1/order/positions', { account_id: accountId })).body.data as {
           order_id: number;
@@ -208,19 +219,13 @@ describe('engine restart', () => {
       });
       expect(retried.body.success, retried.body.message).toBe(true);
       expect(await positions()).toHaveLength(2);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('commits a command that an event listener sends in reaction to a commit', async () => {
     // A copy-trading follower's order, say: sent from the callback that hears the leader's fill,
     // after the group commit loop looked at its queue for the last time. It must start a new loop.
-    const server = await boot();
-    try {
-      pushTick(server, 'BTCUSDT', 67000, 67025);
-      const trader = await Trader.signIn(server.baseUrl);
-      const accountId = await trader.createAccount(1, 2, 100);
+    await withTrader(async ({ server, trader, accountId }) => {
       const engine = server.app.services.engine;
       let follower: Promise<{ ok: boolean }> | null = null;
       const stop = engine.onEvents((events) => {
@@ -244,8 +249,6 @@ describe('engine restart', () => {
       ]);
       expect(answer).toMatchObject({ ok: true });
       stop();
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
