@@ -106,10 +106,6 @@ export async function createSession({
   return { token, session };
 }
 
-/**
- * The live session of a token, sliding its idle expiry (written at most once a minute); null when
- * missing, revoked, expired, of another kind, or of another broker.
- */
 /** The SHA-256 of recently seen cookie tokens: every call of a signed-in client looks its session up. */
 const tokenHashes = new Map<string, string>();
 function hashOf(token: string): string {
@@ -122,6 +118,10 @@ function hashOf(token: string): string {
   return hash;
 }
 
+/**
+ * The live session of a token, sliding its idle expiry (written at most once a minute); null when
+ * missing, revoked, expired, of another kind, or of another broker.
+ */
 export async function findSession({
   db,
   token,
