@@ -100,6 +100,42 @@ function accountOf(event: TEngineEvent): number {
   return event.order.accountId;
 }
 
+// Module-level helpers of captureBatchItem rather than closures made on every call: the dev
+// loader (tsx, esbuild keepNames) wraps each closure in a naming call, measurable per order.
+function stateOf(engine: TradingEngine, states: Map<number, TAccountState>, accountId: number) {
+  let state = states.get(accountId);
+  if (!state) {
+    const view = engine.account(accountId);
+    if (!view) return null;
+    state = {
+      row: { ...view, restrictions: { ...view.restrictions } },
+      positions: new Map(),
+      orders: new Map(),
+    };
+    states.set(accountId, state);
+  }
+  return state;
+}
+
+function positionRow(engine: TradingEngine, id: number): TPositionRow | null {
+  const view = engine.position(id);
+  if (!view) return null;
+  const { profit: _profit, ...row } = view;
+  return row;
+}
+
+function touchPosition(engine: TradingEngine, shadow: TShadow, state: TAccountState, id: number) {
+  const row = positionRow(engine, id);
+  state.positions.set(id, row);
+  if (row) shadow.positions.set(id, row);
+}
+
+function touchOrder(engine: TradingEngine, shadow: TShadow, state: TAccountState, id: number) {
+  const row = engine.order(id) ?? null;
+  state.orders.set(id, row);
+  if (row) shadow.orders.set(id, row);
+}
+
 /**
  * Turns a command's or tick's events into rows, synchronously in the writer so later commands
  * cannot leak in: changed account rows, positions and orders, deals, finished orders and ledger
@@ -114,42 +150,12 @@ export function captureBatchItem(
   const deals: TDealRow[] = [];
   const finished: TFinishedOrderRow[] = [];
   const ledger: TLedgerRow[] = [];
-  const stateOf = (accountId: number) => {
-    let state = states.get(accountId);
-    if (!state) {
-      const view = engine.account(accountId);
-      if (!view) return null;
-      state = {
-        row: { ...view, restrictions: { ...view.restrictions } },
-        positions: new Map(),
-        orders: new Map(),
-      };
-      states.set(accountId, state);
-    }
-    return state;
-  };
-  const position = (id: number): TPositionRow | null => {
-    const view = engine.position(id);
-    if (!view) return null;
-    const { profit: _profit, ...row } = view;
-    return row;
-  };
-  const touchPosition = (state: TAccountState, id: number) => {
-    const row = position(id);
-    state.positions.set(id, row);
-    if (row) shadow.positions.set(id, row);
-  };
-  const touchOrder = (state: TAccountState, id: number) => {
-    const row = engine.order(id) ?? null;
-    state.orders.set(id, row);
-    if (row) shadow.orders.set(id, row);
-  };
   for (const event of events) {
-    const state = stateOf(accountOf(event));
+    const state = stateOf(engine, states, accountOf(event));
     if (!state) continue;
     switch (event.type) {
       case 'position_opened': {
-        touchPosition(state, event.position.positionId);
+        touchPosition(engine, shadow, state, event.position.positionId);
         // A market order is done the moment it opens its position: it joins the order history
         // (as in MT5, the position carries the order's ticket).
         if (event.orderId === null) {
@@ -175,7 +181,7 @@ export function captureBatchItem(
         break;
       }
       case 'position_modified':
-        touchPosition(state, event.positionId);
+        touchPosition(engine, shadow, state, event.positionId);
         break;
       case 'position_closed': {
         const before = shadow.positions.get(event.positionId);
@@ -197,7 +203,7 @@ export function captureBatchItem(
           commission: full ? (before?.commission ?? 0) : 0,
           reason: event.reason,
         });
-        touchPosition(state, event.positionId);
+        touchPosition(engine, shadow, state, event.positionId);
         if (full) shadow.positions.delete(event.positionId);
         break;
       }
@@ -215,14 +221,14 @@ export function captureBatchItem(
             created_at: event.time,
           });
         if (event.positionId !== null && engine.position(event.positionId))
-          touchPosition(state, event.positionId);
+          touchPosition(engine, shadow, state, event.positionId);
         break;
       case 'order_placed':
       case 'order_modified':
-        touchOrder(state, event.order.orderId);
+        touchOrder(engine, shadow, state, event.order.orderId);
         break;
       case 'order_activated':
-        touchOrder(state, event.orderId);
+        touchOrder(engine, shadow, state, event.orderId);
         break;
       case 'order_filled':
       case 'order_cancelled': {
