@@ -9,13 +9,15 @@
  * 3. The engine's in-memory order path beside the npm package `nodejs-order-book`, same harness.
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_ONLY=ticks|http|memory,
- * BENCH_DB=pglite|postgresql.
+ * BENCH_DB=pglite|postgresql, BENCH_CPU_PROF=<dir> (CPU profiles of the server thread over the order
+ * window, of the load generator and of the database threads, written to <dir>).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
@@ -32,6 +34,9 @@ import { freshDatabaseUrl } from '../apps/server/test/helpers';
 import { Trader } from '../apps/server/test/trader';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+// The database threads read this when they start (pglite-thread.ts).
+if (PROFILE_DIR) process.env.DB_THREAD_CPU_PROF = PROFILE_DIR;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const root = join(import.meta.dirname, '..');
 
@@ -97,11 +102,7 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
     for (let i = 0; i < 5; i++) accounts.push(await trader.createAccount(1, 2, 100));
     // Clients run in a worker thread: in production they are other machines, not the server's thread.
     const worker = new Worker(new URL('./trading-load.ts', import.meta.url), {
-      execArgv: [
-        '--import',
-        'tsx',
-        ...(process.env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOAD_CPU_PROF}`] : []),
-      ],
+      execArgv: ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
       workerData: {
         baseUrl,
         cookies: [...trader.api.cookies],
@@ -113,6 +114,7 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
       },
     });
     // CPU and server-thread use over the measured window: from the worker's 'start' to its answer.
+    let profiler: Session | null = null;
     let cpu0 = process.cpuUsage();
     let elu0 = performance.eventLoopUtilization();
     const measured = await new Promise<{
@@ -125,12 +127,15 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
         'message',
         (message: 'start' | { latencies: number[]; errors: number; elapsed: number; busy: number }) => {
           if (message !== 'start') return resolve(message);
+          if (PROFILE_DIR) profiler = startProfile();
           cpu0 = process.cpuUsage();
           elu0 = performance.eventLoopUtilization();
         },
       );
       worker.once('error', reject);
     });
+    if (profiler && PROFILE_DIR)
+      await stopProfile(profiler, join(PROFILE_DIR, `server-thread-${kind}.cpuprofile`));
     const cpu = process.cpuUsage(cpu0);
     const elu = performance.eventLoopUtilization(elu0);
     await worker.terminate();
@@ -177,6 +182,27 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Starts the V8 profiler on this (the server's) thread. */
+function startProfile(): Session {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.start');
+  return session;
+}
+
+function stopProfile(session: Session, file: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    session.post('Profiler.stop', (error, result) => {
+      if (error) return reject(error);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(result.profile));
+      session.disconnect();
+      resolve();
+    }),
+  );
 }
 
 /** Raw single-row INSERTs with the bare driver: pg.Pool (10 connections) or an in-thread PGlite. */
