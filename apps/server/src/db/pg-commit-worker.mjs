@@ -4,8 +4,9 @@
 // Protocol: { id, op: 'exec' | 'close', text (or UTF-8 bytes) } -> { id, ok } or
 // { id, ok: false, error: { message, ...fields } }. Ready ({ id: 0, ok: true }) at once: the
 // connection is opened on the first exec, and opened again after it is lost.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import pg from 'pg';
+import { ready, serve } from './db-worker-common.mjs';
 
 /** @type {pg.Client | null} */
 let client = null;
@@ -37,35 +38,15 @@ function connection() {
   return opening;
 }
 
-/** A database error as plain data: message plus its primitive fields (code, constraint, detail…). */
-function plainError(error) {
-  const out = { message: error instanceof Error ? error.message : String(error) };
-  if (error && typeof error === 'object')
-    for (const [key, value] of Object.entries(error))
-      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
-  return out;
-}
-
-const decoder = new TextDecoder();
-
 async function handle(message) {
-  const text = message.bytes ? decoder.decode(message.bytes) : message.text;
   switch (message.op) {
     case 'exec': {
       const c = await connection();
       try {
-        await c.query(text);
+        await c.query(message.text);
       } catch (error) {
         // An error without a SQLSTATE is the connection's, not the statement's: start afresh.
-        if (
-          !(
-            error &&
-            typeof error === 'object' &&
-            'code' in error &&
-            typeof error.code === 'string' &&
-            /^[0-9A-Z]{5}$/.test(error.code)
-          )
-        ) {
+        if (!/^[0-9A-Z]{5}$/.test(String(error?.code ?? ''))) {
           if (client === c) client = null;
           c.end().catch(() => undefined);
         }
@@ -84,11 +65,5 @@ async function handle(message) {
   }
 }
 
-parentPort.postMessage({ id: 0, ok: true });
-
-parentPort.on('message', (message) => {
-  handle(message).then(
-    () => parentPort.postMessage({ id: message.id, ok: true }),
-    (error) => parentPort.postMessage({ id: message.id, ok: false, error: plainError(error) }),
-  );
-});
+ready();
+serve(handle);
