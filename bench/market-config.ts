@@ -50,7 +50,7 @@ try {
     .where('tenant_id', '=', tenant.id)
     .executeTakeFirstOrThrow();
   market.onTick({ symbol: 'BTCUSDT', time: Date.now(), bid: 6_700_000, ask: 6_702_500 });
-  const group = engine.groupForNewAccount(tenant.id);
+  const group = await engine.groupForNewAccount(tenant.id);
   const accounts: number[] = [];
   for (let i = 0; i < ACCOUNTS; i++) {
     const accountId = await engine.nextAccountId();
@@ -65,7 +65,9 @@ try {
         currency: 'USD',
         leverage: 100,
         initialBalance: 10_000_000,
-        ...(group ? { profile: group.id, marginCallBp: group.marginCallBp, stopOutBp: group.stopOutBp } : {}),
+        profile: group.id,
+        marginCallBp: group.marginCallBp,
+        stopOutBp: group.stopOutBp,
       },
       { accountId, tenantId: tenant.id, userId: user.id },
     );

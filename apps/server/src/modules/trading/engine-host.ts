@@ -128,6 +128,8 @@ export class EngineHost {
   async start(options: { rollover?: boolean } = {}): Promise<void> {
     await this.loadAllMarketConfig();
     await this.reload();
+    // Accounts left outside a group by an earlier version join their broker's default group.
+    await Promise.all([...this.tenantGroups.keys()].flatMap((id) => this.syncAccountsWithGroups(id)));
     if (this.market) this.unsubscribe = this.market.onAcceptedTick((tick) => this.onTick(tick));
     if (options.rollover !== false && this.market) this.scheduleRollover();
   }
@@ -215,10 +217,19 @@ export class EngineHost {
   /** A broker's groups as last loaded: the default one and each group's levels. */
   private readonly tenantGroups = new Map<string, { defaultId: string; groups: Map<string, TGroupConfig> }>();
 
-  /** The group a new account of the broker joins, with the levels it starts with. */
-  groupForNewAccount(tenantId: string): TGroupConfig | undefined {
+  /**
+   * The group a new account of the broker joins, with the levels it starts with. A broker whose
+   * configuration is not loaded yet (created after the start, or seeded after it on a new database)
+   * is loaded now, which also creates its default group: an account never starts outside a group,
+   * where it would trade the catalogue's terms rather than the broker's.
+   */
+  async groupForNewAccount(tenantId: string): Promise<TGroupConfig> {
+    if (!this.tenantGroups.has(tenantId))
+      this.useConfig(await loadTenantMarketConfig(this.database.db, tenantId));
     const known = this.tenantGroups.get(tenantId);
-    return known?.groups.get(known.defaultId);
+    const group = known?.groups.get(known.defaultId);
+    if (!group) throw new Error(`broker ${tenantId} has no default account group`);
+    return group;
   }
 
   /** Loads every broker's configuration (at start, before the state is restored). */
@@ -255,6 +266,21 @@ export class EngineHost {
   async applyMarketConfig(tenantId: string): Promise<void> {
     const config = await loadTenantMarketConfig(this.database.db, tenantId);
     this.useConfig(config);
+    const changes = this.syncAccountsWithGroups(tenantId);
+    // Only open markets: a closed market's last quote is stale, and a wider spread must not fire
+    // triggers on it (the next real tick after the open does).
+    if (this.market)
+      for (const tick of this.market.lastTicks()) if (this.market.isOpen(tick.symbol)) this.onTick(tick);
+    await Promise.all(changes);
+    await this.idle();
+  }
+
+  /**
+   * Brings a broker's accounts in line with its groups as loaded: an account outside any group
+   * (opened before groups existed) joins the default one once it holds no trades, and every account
+   * takes its group's margin-call, stop-out and negative-balance settings. Answers the submissions.
+   */
+  private syncAccountsWithGroups(tenantId: string): Promise<unknown>[] {
     const { defaultId, groups } = this.tenantGroups.get(tenantId) as {
       defaultId: string;
       groups: Map<string, TGroupConfig>;
@@ -296,12 +322,7 @@ export class EngineHost {
           }),
         );
     }
-    // Only open markets: a closed market's last quote is stale, and a wider spread must not fire
-    // triggers on it (the next real tick after the open does).
-    if (this.market)
-      for (const tick of this.market.lastTicks()) if (this.market.isOpen(tick.symbol)) this.onTick(tick);
-    await Promise.all(changes);
-    await this.idle();
+    return changes;
   }
 
   /** Moves an account to another group of its broker, taking that group's levels. */

@@ -306,7 +306,7 @@ export class TradingService {
     if (held >= ACCOUNT_LIMITS[input.account_type]) throw new AppError(AppErrorCode.ACCOUNT_LIMIT_REACHED);
     await assertWithinLimit(ctx.services.database.db, ctx.tenant.id, 'tradingAccounts');
     const accountId = await this.host.nextAccountId();
-    const group = this.host.groupForNewAccount(ctx.tenant.id);
+    const group = await this.host.groupForNewAccount(ctx.tenant.id);
     const result = unwrap(
       await this.host.submit(
         {
@@ -319,14 +319,10 @@ export class TradingService {
           currency: input.account_type === AccountType.EXPERIENCE ? 'USC' : 'USD',
           leverage: input.leverage,
           initialBalance: input.account_type === AccountType.DEMO ? DEMO_INITIAL_BALANCE_MINOR : 0,
-          ...(group
-            ? {
-                profile: group.id,
-                marginCallBp: group.marginCallBp,
-                stopOutBp: group.stopOutBp,
-                negativeBalanceProtection: protectedByGroup(group, input.account_type),
-              }
-            : {}),
+          profile: group.id,
+          marginCallBp: group.marginCallBp,
+          stopOutBp: group.stopOutBp,
+          negativeBalanceProtection: protectedByGroup(group, input.account_type),
         },
         { accountId, tenantId: ctx.tenant.id, userId: session.subjectId },
       ),
