@@ -147,17 +147,21 @@ export class AppError extends Error {
   readonly details: Record<string, string | number> | undefined;
   /** Field-level problems for forms: field name -> translation key under `validation.`. */
   readonly fields: Record<string, string> | undefined;
+  /** A more precise message than the code's own (`errors.<code>.<case>`); the code stays the same. */
+  readonly messageKey: string | undefined;
   constructor(
     code: TAppErrorCode,
     details?: Record<string, string | number>,
     debugMessage?: string,
     fields?: Record<string, string>,
+    messageKey?: string,
   ) {
     super(debugMessage ?? `AppError ${code}`);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
     this.fields = fields;
+    this.messageKey = messageKey;
   }
 
   /** A validation failure on named fields, e.g. `AppError.invalid({ password: 'passwordSameAsOld' })`. */

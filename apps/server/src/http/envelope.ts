@@ -57,13 +57,14 @@ export function sendError(reply: FastifyReply, error: unknown, locale: string) {
     error instanceof AppError ? error : new AppError(AppErrorCode.INTERNAL, undefined, String(error));
   if (!(error instanceof AppError)) reply.log.error({ err: error }, 'unhandled error');
   const code = appError.code;
+  const messageKey = appError.messageKey ?? `errors.${code}`;
   return reply.code(httpStatusFor(code)).send({
     code,
     success: false,
     data: null,
     errorCode: code,
-    message: t(`errors.${code}`, appError.details),
-    messageKey: `errors.${code}`,
+    message: t(messageKey, appError.details),
+    messageKey,
     ...(appError.fields
       ? {
           fields: Object.fromEntries(

@@ -628,6 +628,8 @@ describe('market configuration: live in the engine and the portal', () => {
     prices();
     const refused = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
     expect(refused.body.errorCode).toBe(-3002);
+    // The spec's code, with a message that says which of its two cases this is.
+    expect(refused.body.messageKey).toBe('errors.-3002.closeOnly');
     const closed = await trader.call('/api/v1/order/close', {
       account_id: accountId,
       order_id: opened.body.data.ticket,
@@ -636,7 +638,16 @@ describe('market configuration: live in the engine and the portal', () => {
     expect(closed.body.success, closed.body.message).toBe(true);
     expect(closed.body.data.closed).toBe(1);
 
-    expect((await save(staff, 'BTCUSDT', { closeOnly: false, enabled: false })).body.success).toBe(true);
+    expect((await save(staff, 'BTCUSDT', { closeOnly: false, shortAllowed: false })).body.success).toBe(true);
+    prices();
+    const short = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'sell', volume: '0.10' });
+    expect(short.body.errorCode).toBe(-3002);
+    expect(short.body.messageKey).toBe('errors.-3002.noShort');
+    expect(short.body.message).toBe('Short selling is not allowed on this symbol.');
+    const long = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
+    expect(long.body.success, long.body.message).toBe(true);
+
+    expect((await save(staff, 'BTCUSDT', { shortAllowed: true, enabled: false })).body.success).toBe(true);
     prices();
     const disabled = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
     expect(disabled.body.errorCode).toBe(-3003);

@@ -75,8 +75,21 @@ const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
   IDEMPOTENCY_CONFLICT: AppErrorCode.IDEMPOTENCY_CONFLICT,
 };
 
+/** Engine errors that share a spec code but deserve their own message. */
+const MESSAGE_KEYS: Partial<Record<TTradingErrorCode, string>> = {
+  SYMBOL_CLOSE_ONLY: 'errors.-3002.closeOnly',
+  SHORT_NOT_ALLOWED: 'errors.-3002.noShort',
+};
+
 function unwrap(result: TApplyResult) {
-  if (!result.ok) throw new AppError(ERROR_CODES[result.error] ?? AppErrorCode.INTERNAL);
+  if (!result.ok)
+    throw new AppError(
+      ERROR_CODES[result.error] ?? AppErrorCode.INTERNAL,
+      undefined,
+      undefined,
+      undefined,
+      MESSAGE_KEYS[result.error],
+    );
   return result;
 }
 
