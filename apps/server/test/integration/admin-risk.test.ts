@@ -131,7 +131,8 @@ describe('risk: live exposure', () => {
     expect(exposure.customers).toHaveLength(1);
     expect(exposure.customers[0]).toMatchObject({
       userId: trader.userId,
-      email: 'demo@example.com',
+      // Masked, as on the customer list.
+      email: 'de**@example.com',
       accounts: 1,
       positions: 3,
     });

@@ -1,7 +1,12 @@
+import { maskEmail } from '@broker/domain/identity/credentials';
 import type { TCallContext } from '../../../http/context';
 import { ensureDefaultGroup } from '../../trading/terms-sync';
 
-/** Names the risk pages show: customers and account groups, always of the caller's broker. */
+/**
+ * Names the risk pages show: customers and account groups, always of the caller's broker. Emails
+ * are masked as on the customer list: the full contact is on the customer page, where each look is
+ * recorded.
+ */
 
 export async function customerNames(
   ctx: TCallContext,
@@ -14,7 +19,7 @@ export async function customerNames(
     .where('tenant_id', '=', ctx.tenant.id)
     .where('id', 'in', [...userIds])
     .execute();
-  return new Map(rows.map((r) => [r.id, { name: r.display_name, email: r.email ?? '' }]));
+  return new Map(rows.map((r) => [r.id, { name: r.display_name, email: r.email ? maskEmail(r.email) : '' }]));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
+import { maskEmail } from '@broker/domain/identity/credentials';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import Big from 'big.js';
 import type { TCallContext } from '../../../http/context';
@@ -48,7 +49,8 @@ function toRule(r: TRuleRow): TRule {
     groupName: r.group_name,
     userId: r.user_id,
     userName: r.user_name,
-    userEmail: r.user_email,
+    // Masked as on the customer list; the customer page shows it in full and records the look.
+    userEmail: r.user_email ? maskEmail(r.user_email) : r.user_email,
     minRealizedProfitUsd: r.min_realized_profit === null ? null : new Big(r.min_realized_profit).toFixed(2),
     minWinRate: r.min_win_rate_bp === null ? null : new Big(r.min_win_rate_bp).div(100).toFixed(2),
     minTrades: r.min_trades,
