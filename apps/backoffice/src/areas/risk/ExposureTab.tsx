@@ -174,7 +174,15 @@ export function ExposureTab() {
         <Stat
           label={t('admin.risk.stat.clientPnl')}
           value={data ? f.usd(data.totals.clientPnlUsd) : null}
-          hint={t('admin.risk.stat.clientPnlHint')}
+          hint={
+            !data
+              ? ''
+              : /^-/.test(data.totals.clientPnlUsd)
+                ? t('admin.risk.stat.clientPnlHintLosing')
+                : /^0(\.0+)?$/.test(data.totals.clientPnlUsd)
+                  ? t('admin.risk.stat.clientPnlHintFlat')
+                  : t('admin.risk.stat.clientPnlHint')
+          }
           icon="users"
           tone={data && /^-/.test(data.totals.clientPnlUsd) ? 'down' : 'up'}
         />
