@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
@@ -10,8 +11,9 @@ import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import type { TServices } from './http/context';
+import { sendError } from './http/envelope';
 import { registerGateway } from './http/gateway';
-import { loadServerCatalogs } from './i18n';
+import { loadServerCatalogs, requestLocale } from './i18n';
 import { strongPassword } from './ids';
 import { registerUploads } from './modules/files/files';
 import { handlers } from './modules/handlers';
@@ -141,6 +143,23 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     done();
   });
 
+  // Errors raised before a handler runs (a body that is not JSON, too large, of an unknown type)
+  // answer in the envelope every call uses: -9001 with a translated message, not Fastify's shape.
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    const locale = requestLocale(request.headers, request.cookies ?? {});
+    if (status >= 400 && status < 500)
+      return sendError(
+        reply,
+        new AppError(
+          AppErrorCode.VALIDATION_FAILED,
+          undefined,
+          String((error as { message?: unknown }).message ?? error),
+        ),
+        locale,
+      );
+    return sendError(reply, error, locale);
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyCompress, { threshold: 1024 });

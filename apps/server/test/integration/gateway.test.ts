@@ -72,6 +72,26 @@ describe('gateway', () => {
     expect(zh.body.message).toMatch(/[\u4e00-\u9fff]/);
   });
 
+  it('answers a body that is not JSON in the envelope, with -9001 and a translated message', async () => {
+    for (const path of ['/api/v1/order/send', '/gateway']) {
+      const response = await fetch(server.baseUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', LanguageCode: 'de', Routes: 'ordersend' },
+        body: '{bad',
+      });
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body).toMatchObject({
+        success: false,
+        code: -9001,
+        errorCode: -9001,
+        messageKey: 'errors.-9001',
+      });
+      expect(body.message).toMatch(/\S/);
+      expect(body.message).not.toMatch(/FST_|JSON/);
+    }
+  });
+
   it('answers bad input with field errors and changes nothing', async () => {
     const api = new ApiClient(server.baseUrl);
     const answer = await api.post(
