@@ -14,7 +14,21 @@ export function sendData(reply: FastifyReply, data: unknown, locale: string) {
 }
 
 /** Maps zod issues to field -> translation key (`validation.*`). */
-export function fieldProblems(error: z.ZodError): Record<string, string> {
+/** The value at a path of the request body, or undefined. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Field name -> translation key of each field's first problem. With the request body (`input`),
+ * a value of the wrong type is told apart from a missing one: zod's issues do not carry the value.
+ */
+export function fieldProblems(error: z.ZodError, input?: unknown): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.') || '_';
@@ -31,17 +45,23 @@ export function fieldProblems(error: z.ZodError): Record<string, string> {
       key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooShort';
     else if (issue.code === 'too_big')
       key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooLong';
-    else if (issue.code === 'invalid_type' && issue.input === undefined) key = 'validation.required';
-    else if (issue.code === 'invalid_format' && issue.format === 'email') key = 'validation.email';
+    else if (issue.code === 'invalid_type') {
+      const value = input === undefined ? undefined : valueAt(input, issue.path);
+      const missing =
+        input === undefined
+          ? /received undefined$/.test(issue.message)
+          : value === undefined || value === null;
+      if (missing) key = 'validation.required';
+    } else if (issue.code === 'invalid_format' && issue.format === 'email') key = 'validation.email';
     fields[field] = key;
   }
   return fields;
 }
 
-export function sendError(reply: FastifyReply, error: unknown, locale: string) {
+export function sendError(reply: FastifyReply, error: unknown, locale: string, input?: unknown) {
   const t = serverTranslator(locale);
   if (error instanceof z.ZodError) {
-    const fields = fieldProblems(error);
+    const fields = fieldProblems(error, input);
     const code = AppErrorCode.VALIDATION_FAILED;
     return reply.code(httpStatusFor(code)).send({
       code,

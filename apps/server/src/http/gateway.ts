@@ -139,7 +139,9 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
         staffSession,
         bearer,
       };
-      const parsed = route.input.parse(input);
+      const checked = route.input.safeParse(input);
+      if (!checked.success) return sendError(reply, checked.error, locale, input);
+      const parsed = checked.data;
       const handler = handlers[route.name as TRouteName] as (
         input: unknown,
         ctx: TCallContext,

@@ -103,6 +103,16 @@ describe('gateway', () => {
     expect(answer.body.errorCode).toBe(-9001);
     expect(Object.keys(answer.body.fields ?? {}).sort()).toEqual(['password', 'username']);
     expect(answer.body.fields?.username).toBe('Use 3 to 32 letters and digits only.');
+
+    // A value of the wrong type is not "required": it is there, and not valid.
+    const typed = await api.post(
+      '/api/v1/admin/auth/login',
+      { username: 12345, password: null },
+      { LanguageCode: 'en' },
+    );
+    expect(typed.body.errorCode).toBe(-9001);
+    expect(typed.body.fields?.username).toBe('This value is not valid.');
+    expect(typed.body.fields?.password).toBe('This field is required.');
   });
 
   it('selects the broker by the Hostspecific field or the host, and refuses an unknown one', async () => {
