@@ -212,6 +212,62 @@ describe('trading through the API', () => {
     expect(changed.body.errorCode).toBe(-3013);
   });
 
+  it('tells a finished order or position (-3001) from one that never existed (-3005)', async () => {
+    tick(67000);
+    const trader = await Trader.signIn(server.baseUrl);
+    const accountId = await trader.createAccount(1, 2, 100);
+    const key = () => `key-${crypto.randomUUID()}`;
+    const opened = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
+    const positionId = opened.body.data.ticket;
+    const close = (id: number) =>
+      trader.call('/api/v1/order/close', { account_id: accountId, order_id: id, idempotencyKey: key() });
+    expect((await close(positionId)).body.success).toBe(true);
+    expect((await close(positionId)).body.errorCode).toBe(-3001);
+    expect((await close(424242)).body.errorCode).toBe(-3005);
+    const stops = { account_id: accountId, take_profit: '70000.00', stop_loss: null, idempotencyKey: key() };
+    expect(
+      (await trader.call('/api/v1/order/positionmodify', { ...stops, order_id: positionId })).body.errorCode,
+    ).toBe(-3001);
+    expect(
+      (await trader.call('/api/v1/order/positionmodify', { ...stops, order_id: 424242 })).body.errorCode,
+    ).toBe(-3005);
+
+    const limit = await trader.send(accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'limit',
+      volume: '0.05',
+      price: '60000.00',
+    });
+    const orderId = limit.body.data.ticket;
+    const cancel = (id: number) =>
+      trader.call('/api/v1/order/cancel', { account_id: accountId, order_id: id, idempotencyKey: key() });
+    expect((await cancel(orderId)).body.success).toBe(true);
+    expect((await cancel(orderId)).body.errorCode).toBe(-3001);
+    expect((await cancel(424242)).body.errorCode).toBe(-3005);
+    const modify = (id: number) =>
+      trader.call('/api/v1/order/modify', {
+        account_id: accountId,
+        order_id: id,
+        price: '61000.00',
+        idempotencyKey: key(),
+      });
+    expect((await modify(orderId)).body.errorCode).toBe(-3001);
+    expect((await modify(424242)).body.errorCode).toBe(-3005);
+    // Another trader's finished order is unknown to this account, not "finished".
+    const stranger = await Trader.signInStranger(server);
+    const theirs = await stranger.createAccount(1, 2, 100);
+    expect(
+      (
+        await stranger.call('/api/v1/order/cancel', {
+          account_id: theirs,
+          order_id: orderId,
+          idempotencyKey: key(),
+        })
+      ).body.errorCode,
+    ).toBe(-3005);
+  });
+
   it('charges swap once per rollover day, as double-entry postings', async () => {
     const trader = await Trader.signIn(server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);

@@ -519,7 +519,8 @@ export class TradingService {
   async modifyOrder(ctx: TCallContext, input: TRouteInput<'ordermodify'>) {
     const view = this.ownAccount(ctx, input.account_id);
     const order = this.engine.order(input.order_id);
-    if (!order || order.accountId !== view.accountId) throw new AppError(AppErrorCode.ORDER_ALREADY_DONE);
+    if (!order || order.accountId !== view.accountId)
+      throw await this.notHeld(ctx, view.accountId, input.order_id, 'order');
     const price = this.price(order.symbol, input.price, 'price') as number;
     unwrap(
       await this.host.submit({
@@ -539,23 +540,53 @@ export class TradingService {
 
   async cancelOrder(ctx: TCallContext, input: TRouteInput<'ordercancel'>) {
     const view = this.ownAccount(ctx, input.account_id);
-    unwrap(
-      await this.host.submit({
-        type: 'cancel_order',
-        clientKey: input.idempotencyKey,
-        time: Date.now(),
-        accountId: view.accountId,
-        orderId: input.order_id,
-      }),
-    );
+    const result = await this.host.submit({
+      type: 'cancel_order',
+      clientKey: input.idempotencyKey,
+      time: Date.now(),
+      accountId: view.accountId,
+      orderId: input.order_id,
+    });
+    // The engine only knows live orders: whether a gone one was this account's is in its history.
+    if (!result.ok && (result.error === 'ORDER_NOT_FOUND' || result.error === 'ORDER_ALREADY_CLOSED'))
+      throw await this.notHeld(ctx, view.accountId, input.order_id, 'order');
+    unwrap(result);
     return { ok: true as const };
+  }
+
+  /**
+   * The answer for an order or position the engine does not hold: -3001 when the account's history
+   * has it (filled, cancelled or closed), -3005 when it never existed for this account.
+   */
+  private async notHeld(
+    ctx: TCallContext,
+    accountId: number,
+    id: number,
+    kind: 'order' | 'position',
+  ): Promise<AppError> {
+    const db = ctx.services.database.db;
+    const found =
+      kind === 'order'
+        ? await db
+            .selectFrom('order_history')
+            .select('id')
+            .where('id', '=', id)
+            .where('account_id', '=', accountId)
+            .executeTakeFirst()
+        : await db
+            .selectFrom('deals')
+            .select('id')
+            .where('position_id', '=', id)
+            .where('account_id', '=', accountId)
+            .executeTakeFirst();
+    return new AppError(found ? AppErrorCode.ORDER_ALREADY_DONE : AppErrorCode.ORDER_NOT_FOUND);
   }
 
   async modifyPosition(ctx: TCallContext, input: TRouteInput<'positionmodify'>) {
     const view = this.ownAccount(ctx, input.account_id);
     const position = this.engine.position(input.order_id);
     if (!position || position.accountId !== view.accountId)
-      throw new AppError(AppErrorCode.ORDER_ALREADY_DONE);
+      throw await this.notHeld(ctx, view.accountId, input.order_id, 'position');
     unwrap(
       await this.host.submit({
         type: 'modify_position',
@@ -584,17 +615,20 @@ export class TradingService {
 
   async closePosition(ctx: TCallContext, input: TRouteInput<'positionclose'>) {
     const view = this.ownAccount(ctx, input.account_id);
-    const result = unwrap(
-      await this.host.submit({
-        type: 'close_position',
-        clientKey: input.idempotencyKey,
-        time: Date.now(),
-        accountId: view.accountId,
-        positionId: input.order_id,
-        ...(input.volume ? { volume: lotsToUnits(input.volume) } : {}),
-      }),
-    );
-    return this.closedSummary(result);
+    const submitted = await this.host.submit({
+      type: 'close_position',
+      clientKey: input.idempotencyKey,
+      time: Date.now(),
+      accountId: view.accountId,
+      positionId: input.order_id,
+      ...(input.volume ? { volume: lotsToUnits(input.volume) } : {}),
+    });
+    if (
+      !submitted.ok &&
+      (submitted.error === 'POSITION_NOT_FOUND' || submitted.error === 'ORDER_ALREADY_CLOSED')
+    )
+      throw await this.notHeld(ctx, view.accountId, input.order_id, 'position');
+    return this.closedSummary(unwrap(submitted));
   }
 
   async closeAll(ctx: TCallContext, input: TRouteInput<'closeall'>) {
