@@ -140,15 +140,20 @@ export const ZFinishedOrder = z.object({
   fill_price: z.string().nullable(),
 });
 
-const ZHistoryQuery = z.object({
-  account_id: ZAccountId,
-  /** Milliseconds since the epoch; default the last 30 days. */
-  from: z.number().int().min(0).optional(),
-  to: z.number().int().min(0).optional(),
-  symbol: ZSymbol.optional(),
-  page: z.number().int().min(1).default(1),
-  size: z.number().int().min(1).max(200).default(20),
-});
+const ZHistoryQuery = z
+  .object({
+    account_id: ZAccountId,
+    /** Milliseconds since the epoch; default the last 30 days. */
+    from: z.number().int().min(0).optional(),
+    to: z.number().int().min(0).optional(),
+    symbol: ZSymbol.optional(),
+    page: z.number().int().min(1).default(1),
+    size: z.number().int().min(1).max(200).default(20),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    path: ['from'],
+    message: 'periodReversed',
+  });
 
 const trade = { kind: 'user' } as const;
 

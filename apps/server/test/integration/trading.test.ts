@@ -252,6 +252,15 @@ describe('trading through the API', () => {
         price: '61000.00',
         idempotencyKey: key(),
       });
+    // A period that ends before it starts is refused, as the portal's filter refuses it.
+    const reversed = await trader.call('/api/v1/order/history', {
+      account_id: accountId,
+      from: Date.now(),
+      to: Date.now() - 86_400_000,
+    });
+    expect(reversed.body.errorCode).toBe(-9001);
+    expect(reversed.body.fields?.from).toBe('The start date must not be after the end date.');
+
     expect((await modify(orderId)).body.errorCode).toBe(-3001);
     expect((await modify(424242)).body.errorCode).toBe(-3005);
     // Another trader's finished order is unknown to this account, not "finished".
