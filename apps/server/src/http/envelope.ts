@@ -28,32 +28,45 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
  * Field name -> translation key of each field's first problem. With the request body (`input`),
  * a value of the wrong type is told apart from a missing one: zod's issues do not carry the value.
  */
-export function fieldProblems(error: z.ZodError, input?: unknown): Record<string, string> {
-  const fields: Record<string, string> = {};
+export interface TFieldProblem {
+  key: string;
+  values?: Record<string, number>;
+}
+
+export function fieldProblems(error: z.ZodError, input?: unknown): Record<string, TFieldProblem> {
+  const fields: Record<string, TFieldProblem> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.') || '_';
     if (fields[field]) continue;
-    let key = 'validation.invalid';
-    if (/^[a-zA-Z]+$/.test(issue.message) && issue.code === 'custom') key = `validation.${issue.message}`;
-    else if (
-      issue.code === 'invalid_format' &&
-      /^[a-zA-Z]+$/.test(issue.message) &&
-      !issue.message.includes(' ')
-    )
-      key = `validation.${issue.message}`;
-    else if (issue.code === 'too_small')
-      key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooShort';
-    else if (issue.code === 'too_big')
-      key = /^[a-zA-Z]+$/.test(issue.message) ? `validation.${issue.message}` : 'validation.tooLong';
+    const word = /^[a-zA-Z]+$/.test(issue.message);
+    let problem: TFieldProblem = { key: 'validation.invalid' };
+    if (word && issue.code === 'custom') problem = { key: `validation.${issue.message}` };
+    else if (issue.code === 'invalid_format' && word) problem = { key: `validation.${issue.message}` };
+    else if ((issue.code === 'too_small' || issue.code === 'too_big') && word)
+      problem = { key: `validation.${issue.message}` };
+    else if (issue.code === 'too_small' && issue.origin === 'number')
+      // A number out of range names its bound, not a text length.
+      problem = {
+        key: issue.inclusive === false ? 'validation.numberAbove' : 'validation.numberMin',
+        values: { minimum: Number(issue.minimum) },
+      };
+    else if (issue.code === 'too_big' && issue.origin === 'number')
+      problem = {
+        key: issue.inclusive === false ? 'validation.numberBelow' : 'validation.numberMax',
+        values: { maximum: Number(issue.maximum) },
+      };
+    else if (issue.code === 'too_small') problem = { key: 'validation.tooShort' };
+    else if (issue.code === 'too_big') problem = { key: 'validation.tooLong' };
     else if (issue.code === 'invalid_type') {
       const value = input === undefined ? undefined : valueAt(input, issue.path);
       const missing =
         input === undefined
           ? /received undefined$/.test(issue.message)
           : value === undefined || value === null;
-      if (missing) key = 'validation.required';
-    } else if (issue.code === 'invalid_format' && issue.format === 'email') key = 'validation.email';
-    fields[field] = key;
+      if (missing) problem = { key: 'validation.required' };
+    } else if (issue.code === 'invalid_format' && issue.format === 'email')
+      problem = { key: 'validation.email' };
+    fields[field] = problem;
   }
   return fields;
 }
@@ -70,7 +83,7 @@ export function sendError(reply: FastifyReply, error: unknown, locale: string, i
       errorCode: code,
       message: t(`errors.${code}`),
       messageKey: `errors.${code}`,
-      fields: Object.fromEntries(Object.entries(fields).map(([f, key]) => [f, t(key)])),
+      fields: Object.fromEntries(Object.entries(fields).map(([f, p]) => [f, t(p.key, p.values)])),
     });
   }
   const appError =

@@ -260,6 +260,11 @@ describe('trading through the API', () => {
     });
     expect(reversed.body.errorCode).toBe(-9001);
     expect(reversed.body.fields?.from).toBe('The start date must not be after the end date.');
+    // A number out of range names its bound (not "too long", a text's message).
+    const oversized = await trader.call('/api/v1/order/history', { account_id: accountId, size: 500 });
+    expect(oversized.body.fields?.size).toBe('Enter a number of at most 200.');
+    const undersized = await trader.call('/api/v1/order/history', { account_id: accountId, page: 0 });
+    expect(undersized.body.fields?.page).toBe('Enter a number of at least 1.');
 
     expect((await modify(orderId)).body.errorCode).toBe(-3001);
     expect((await modify(424242)).body.errorCode).toBe(-3005);
