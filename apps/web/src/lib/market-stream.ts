@@ -18,15 +18,18 @@ export type TTimeframe = TRouteOutput<'kline'>['timeframe'];
 
 /**
  * Every timing of market data in one place. Polled data (spec 9) refreshes every 3000 ms and its
- * first fetch waits the default 200 ms; the stream reconnects from 0.5 s doubling to 10 s and pings
- * after 20 s of silence.
+ * first fetch waits the default 200 ms; the stream reconnects from 0.5 s doubling to 10 s. The server
+ * flushes quotes every 100 ms and beats every 15 s, and a browser often keeps a dead socket "open":
+ * after 2 s without any message the client pings, and a ping unanswered for 3 s drops the connection,
+ * so a dead stream shows within about 6 s even when every subscribed market is quiet.
  */
 export const MARKET_TIMING = {
   refreshMs: 3000,
   fetchDelayMs: 200,
   debounceMs: 200,
-  idlePingMs: 20_000,
-  idleCheckMs: 1000,
+  idlePingMs: 2000,
+  pingAnswerMs: 3000,
+  idleCheckMs: 500,
   reconnectMinMs: RECONNECT_TIMING.minMs,
   reconnectMaxMs: RECONNECT_TIMING.maxMs,
   /** The socket stays open this long after the last unsubscribe, so a page change does not reconnect. */
@@ -95,6 +98,8 @@ export class MarketStream {
   private readonly quoteRefs = new Map<string, number>();
   private readonly klineRefs = new Map<string, number>();
   private readonly quotes = new Map<string, TQuote>();
+  /** When each symbol's quote last changed here (client clock): how long it has not ticked. */
+  private readonly receivedAt = new Map<string, number>();
   private readonly candles = new Map<string, TCandle>();
   private readonly quoteListeners = new Set<TQuoteListener>();
   private readonly klineListeners = new Map<string, Set<(candle: TCandle) => void>>();
@@ -104,7 +109,12 @@ export class MarketStream {
   constructor(options: { url: () => string; createSocket: TSocketFactory; random?: () => number }) {
     this.connection = new ReconnectingSocket({
       ...options,
-      idle: { checkMs: MARKET_TIMING.idleCheckMs, silenceMs: MARKET_TIMING.idlePingMs, ping: { op: 'ping' } },
+      idle: {
+        checkMs: MARKET_TIMING.idleCheckMs,
+        silenceMs: MARKET_TIMING.idlePingMs,
+        answerMs: MARKET_TIMING.pingAnswerMs,
+        ping: { op: 'ping' },
+      },
       lingerMs: MARKET_TIMING.lingerMs,
       wanted: () => this.hasSubscriptions(),
       onState: (state) => {
@@ -123,6 +133,20 @@ export class MarketStream {
 
   getState(): TConnectionState {
     return this.connection.getState();
+  }
+
+  /** The connection as the screens judge it: its state, since when, and whether it was open before. */
+  getLink(): TStreamLink {
+    return {
+      state: this.connection.getState(),
+      since: this.connection.getStateSince(),
+      wasOpen: this.connection.hasBeenOpen(),
+    };
+  }
+
+  /** When the quote of `symbol` last changed (client clock), if it ever arrived. */
+  lastTick(symbol: string): number | undefined {
+    return this.receivedAt.get(symbol);
   }
 
   onState(listener: (state: TConnectionState) => void): () => void {
@@ -152,7 +176,10 @@ export class MarketStream {
       active = false;
       this.quoteListeners.delete(listener);
       const removed = unique.filter((s) => this.removeRef(this.quoteRefs, s));
-      for (const s of removed) this.quotes.delete(s);
+      for (const s of removed) {
+        this.quotes.delete(s);
+        this.receivedAt.delete(s);
+      }
       if (removed.length > 0 && this.connection.isOpen()) this.sendQuotes('unsubscribe', removed);
       this.connection.linger();
     };
@@ -183,6 +210,11 @@ export class MarketStream {
   /** Reconnects at once when waiting for a retry (the browser came back online or to the front). */
   retryNow() {
     this.connection.retryNow();
+  }
+
+  /** Checks at once that the connection still answers (the browser went offline). */
+  probe() {
+    this.connection.probe();
   }
 
   dispose() {
@@ -262,6 +294,7 @@ export class MarketStream {
     const next = mergeQuote(current, quote);
     if (next === current) return;
     this.quotes.set(quote.symbol, next);
+    this.receivedAt.set(quote.symbol, Date.now());
     const at = changed.findIndex((q) => q.symbol === quote.symbol);
     if (at >= 0) changed[at] = next;
     else changed.push(next);
@@ -308,6 +341,103 @@ export function useStreamState(): TConnectionState {
     serverState,
   );
 }
+
+/** The stream's connection as the terminal judges it. */
+export interface TStreamLink {
+  state: TConnectionState;
+  /** When the state last changed (client clock). */
+  since: number;
+  /** A connection was open before this state: waiting now is an outage, not the first connect. */
+  wasOpen: boolean;
+}
+
+/** How the stream's badge reads: live, first connecting, reconnecting after an outage, or offline. */
+export type TStreamHealth = 'live' | 'connecting' | 'reconnecting' | 'offline';
+
+/**
+ * When prices count as not live. A drop shorter than `outageGraceMs` (a server restart, a quick
+ * reconnect) is not announced; a first connection is given `firstConnectMs`; a quote counts as stale
+ * while the stream is down once it has not ticked for `staleAfterMs`. A quiet market alone never
+ * makes a quote stale: only a stream that is down does.
+ */
+export const STREAM_HEALTH_TIMING = {
+  outageGraceMs: 1500,
+  firstConnectMs: 8000,
+  staleAfterMs: 4000,
+  /** How often the screens look again while the stream is down. */
+  tickMs: 500,
+} as const;
+
+/** The badge of the stream and whether prices are down (not live) at `now`. */
+export function streamHealth({ link, online, now }: { link: TStreamLink; online: boolean; now: number }): {
+  health: TStreamHealth;
+  down: boolean;
+} {
+  if (link.state === 'open') return { health: 'live', down: false };
+  if (!online) return { health: 'offline', down: true };
+  if (link.state === 'idle') return { health: 'connecting', down: false };
+  const elapsed = now - link.since;
+  if (link.state === 'reconnecting' || link.wasOpen)
+    return { health: 'reconnecting', down: elapsed >= STREAM_HEALTH_TIMING.outageGraceMs };
+  return { health: 'connecting', down: elapsed >= STREAM_HEALTH_TIMING.firstConnectMs };
+}
+
+/** A quote is stale while prices are down and it has not ticked for a few seconds (or never did). */
+export function isQuoteStale({
+  down,
+  lastTick,
+  now,
+}: {
+  down: boolean;
+  lastTick: number | undefined;
+  now: number;
+}): boolean {
+  return down && (lastTick === undefined || now - lastTick >= STREAM_HEALTH_TIMING.staleAfterMs);
+}
+
+function browserOnline(): boolean {
+  return typeof navigator === 'undefined' || navigator.onLine !== false;
+}
+
+/**
+ * The stream's badge and whether prices are down, re-judged on every state change, on the browser
+ * going on- or offline, and every half second while the stream is not live (the grace runs out).
+ */
+export function useStreamHealth(): { health: TStreamHealth; down: boolean; now: number } {
+  const state = useStreamState();
+  const [online, setOnline] = useState(true);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const update = () => setOnline(browserOnline());
+    update();
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  const live = state === 'open' && online;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new state restarts the clock
+  useEffect(() => {
+    setNow(Date.now());
+    if (live) return;
+    const timer = setInterval(() => setNow(Date.now()), STREAM_HEALTH_TIMING.tickMs);
+    return () => clearInterval(timer);
+  }, [live, state]);
+  if (typeof window === 'undefined') return { health: 'connecting', down: false, now };
+  const judged = streamHealth({ link: marketStream().getLink(), online, now: Math.max(now, Date.now()) });
+  return { ...judged, now };
+}
+
+/** The symbols among `symbols` whose quotes are stale (see `isQuoteStale`); empty while prices are live. */
+export function staleSymbols(symbols: readonly string[], down: boolean, now: number): ReadonlySet<string> {
+  if (!down) return EMPTY_SET;
+  const stream = marketStream();
+  return new Set(symbols.filter((symbol) => isQuoteStale({ down, lastTick: stream.lastTick(symbol), now })));
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
 
 /** The newest quote of each symbol, live from the stream. */
 export function useQuotes(symbols: readonly string[]): Record<string, TQuote> {

@@ -33,10 +33,11 @@ export interface TReconnectingSocketOptions<TMessage, TEnd extends string> {
     checkMs: number;
     silenceMs: number;
     /**
-     * Sent after `silenceMs` of silence; the connection is dropped after as long again without an
-     * answer. Without a ping, a connection silent for `silenceMs` is dropped at once.
+     * Sent after `silenceMs` of silence; the connection is dropped after `answerMs` (default: as long
+     * again) without an answer. Without a ping, a connection silent for `silenceMs` is dropped at once.
      */
     ping?: unknown;
+    answerMs?: number;
   };
   /** The socket stays open this long after it is no longer wanted, so a page change does not reconnect. */
   lingerMs: number;
@@ -61,8 +62,11 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
   private socket: TSocketLike | null = null;
   private generation = 0;
   private state: TConnectionState | TEnd = 'idle';
+  private stateSince = Date.now();
+  private wasOpen = false;
   private attempt = 0;
   private lastMessageAt = 0;
+  /** When the unanswered ping went out; 0 while none is. */
   private pingSentAt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private lingerTimer: ReturnType<typeof setTimeout> | null = null;
@@ -72,6 +76,16 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
 
   getState(): TConnectionState | TEnd {
     return this.state;
+  }
+
+  /** When the state last changed (ms since the epoch). */
+  getStateSince(): number {
+    return this.stateSince;
+  }
+
+  /** Whether a connection has been open since the socket was last idle: a later wait is an outage. */
+  hasBeenOpen(): boolean {
+    return this.wasOpen;
   }
 
   isOpen(): boolean {
@@ -117,6 +131,21 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
     }
   }
 
+  /**
+   * Checks at once that the connection still answers (the browser said it went offline): pings now
+   * and drops the connection if nothing arrives within the answer time. Without a ping it drops.
+   */
+  probe() {
+    if (!this.isOpen()) return;
+    const { ping } = this.options.idle;
+    if (ping === undefined) {
+      this.drop();
+      return;
+    }
+    this.pingSentAt = Date.now();
+    this.send(ping);
+  }
+
   /** Drops a connection that stopped answering and reconnects. */
   drop() {
     if (!this.socket) return;
@@ -147,6 +176,7 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
   }
 
   private onOpen() {
+    this.wasOpen = true;
     this.setState('open');
     this.lastMessageAt = Date.now();
     this.pingSentAt = 0;
@@ -156,6 +186,7 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
 
   private onMessage(raw: string) {
     this.lastMessageAt = Date.now();
+    this.pingSentAt = 0;
     let message: TMessage;
     try {
       message = JSON.parse(raw) as TMessage;
@@ -193,14 +224,14 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
   /** Pings after a silence (where the server answers pings) and drops a connection that stays silent. */
   private checkIdle() {
     if (!this.isOpen()) return;
-    const { silenceMs, ping } = this.options.idle;
+    const { silenceMs, ping, answerMs = silenceMs } = this.options.idle;
     const now = Date.now();
     if (ping === undefined) {
       if (now - this.lastMessageAt >= silenceMs) this.drop();
       return;
     }
-    if (this.pingSentAt > this.lastMessageAt) {
-      if (now - this.pingSentAt >= silenceMs) this.drop();
+    if (this.pingSentAt > 0) {
+      if (now - this.pingSentAt >= answerMs) this.drop();
       return;
     }
     if (now - this.lastMessageAt >= silenceMs) {
@@ -236,7 +267,9 @@ export class ReconnectingSocket<TMessage extends { type: string }, TEnd extends 
 
   private setState(state: TConnectionState | TEnd) {
     if (state === this.state) return;
+    if (state === 'idle') this.wasOpen = false;
     this.state = state;
+    this.stateSince = Date.now();
     this.options.onState(state);
   }
 }
@@ -254,9 +287,10 @@ const browserSocket: TReconnectingSocketFactory = (url, handlers) => {
 
 /**
  * A stream on this page's host at WebSocket `path` (wss on an https page), made by `create` with the
- * browser's WebSocket; it retries at once when the browser comes back online or the page to the front.
+ * browser's WebSocket; it retries at once when the browser comes back online or the page to the front,
+ * and checks the connection at once when the browser goes offline.
  */
-export function browserStream<T extends { retryNow(): void }>(
+export function browserStream<T extends { retryNow(): void; probe(): void }>(
   path: string,
   create: (options: { url: () => string; createSocket: TReconnectingSocketFactory }) => T,
 ): T {
@@ -265,6 +299,8 @@ export function browserStream<T extends { retryNow(): void }>(
     createSocket: browserSocket,
   });
   window.addEventListener('online', () => stream.retryNow());
+  // A socket often stays "open" when the network goes away: check it answers rather than wait.
+  window.addEventListener('offline', () => stream.probe());
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') stream.retryNow();
   });

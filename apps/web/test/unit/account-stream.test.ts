@@ -174,11 +174,13 @@ describe('account stream client', () => {
     expect(last().sent).toEqual([{ op: 'subscribe', account_id: 7 }]);
   });
 
-  it('drops a silent connection', () => {
+  it('pings a silent connection and drops it when the ping is not answered', () => {
     const { stream, sockets, last, watcher } = setup();
     stream.watch(7, watcher);
     last().accept();
     vi.advanceTimersByTime(ACCOUNT_STREAM_TIMING.silenceMs + ACCOUNT_STREAM_TIMING.idleCheckMs);
+    expect(last().sent).toContainEqual({ op: 'ping' });
+    vi.advanceTimersByTime(ACCOUNT_STREAM_TIMING.pingAnswerMs);
     expect(sockets[0]?.closed).toBe(true);
     expect(stream.getState()).toBe('reconnecting');
   });

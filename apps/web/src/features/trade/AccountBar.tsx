@@ -7,6 +7,7 @@ import { changeClass, formatDecimal } from '../../lib/market-format';
 import type { TAccountEntry } from '../../lib/trading/account-state';
 import { useTrading } from '../../lib/trading/store';
 import { useDismiss } from '../../lib/use-dismiss';
+import { ConnectionBanner } from './connection';
 import { ConfirmDialog } from './dialogs';
 import { Figure } from './fields';
 import { useToasts } from './notifications';
@@ -229,12 +230,7 @@ export function AccountBar({ compact = false }: { compact?: boolean }) {
           })}
         </p>
       )}
-      {(error || current.is_abnormal === 1) && (
-        <p className="tr-conn" role="status" data-testid="connection-warning">
-          <Icon name="alert" size={15} />
-          {t('trade.account.connection')}
-        </p>
-      )}
+      <ConnectionBanner accountProblem={Boolean(error) || current.is_abnormal === 1} />
     </div>
   );
 }

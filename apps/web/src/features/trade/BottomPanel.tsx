@@ -240,6 +240,15 @@ function cellClass({ num, className }: { num?: boolean; className?: string }): s
   return className ? `tr-num ${className}` : 'tr-num';
 }
 
+/**
+ * The last column (the profit, or the market price of an order) stays in view beside the actions
+ * when a narrow screen or a long language makes the table scroll sideways.
+ */
+function stickyClass(className: string | undefined, index: number, count: number): string | undefined {
+  if (index !== count - 1) return className;
+  return className ? `${className} tr-sticky-end` : 'tr-sticky-end';
+}
+
 /** Columns of figures: right-aligned. */
 function figures<T>(fields: TField<T>[]): TField<T>[] {
   return fields.map((field) => ({ ...field, num: true }));
@@ -320,11 +329,15 @@ function Rows<T>({
     );
   }
   return (
-    <table className="tr-table">
+    <table className={`tr-table${buttons ? ' has-actions' : ''}`}>
       <thead>
         <tr>
           {columns.map((column, i) => (
-            <th key={i} scope="col" className={column.num ? 'tr-num' : undefined}>
+            <th
+              key={i}
+              scope="col"
+              className={stickyClass(cellClass({ num: column.num }), i, columns.length)}
+            >
               {column.label}
             </th>
           ))}
@@ -339,7 +352,11 @@ function Rows<T>({
         {items.map((item) => (
           <tr key={itemKey(item)} data-testid={testId} {...data(item)} {...rowData?.(item)}>
             {columns.map((column, i) => (
-              <td key={i} className={cellClass(column)} data-testid={column.testId}>
+              <td
+                key={i}
+                className={stickyClass(cellClass(column), i, columns.length)}
+                data-testid={column.testId}
+              >
                 {column.cell(item)}
               </td>
             ))}
@@ -375,21 +392,68 @@ function SideTag({ side, children }: { side: 'buy' | 'sell'; children: ReactNode
   return <span className={`tr-side-tag tr-side-${side}`}>{children}</span>;
 }
 
+/** A pencil: change the item's levels or price. */
+function EditGlyph() {
+  return (
+    <svg
+      width="14"
+      height="14"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d="M12 20h9" />
+      <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4Z" />
+    </svg>
+  );
+}
+
+/**
+ * An item's action: its word on cards; in the table an icon (a pencil to modify, a cross to close
+ * or delete) named by `title`, so the actions column stays narrow in every language.
+ */
 function RowButton({
   close = false,
-  children,
+  icon,
+  label,
+  busy = false,
+  title,
   ...button
 }: {
   close?: boolean;
+  /** Show the icon only (the table), not the word (cards). */
+  icon: boolean;
+  label: string;
+  busy?: boolean;
   onClick(): void;
   disabled?: boolean;
-  title?: string;
-  children: ReactNode;
+  title: string;
   'data-testid': string;
 }) {
+  const className = `tr-row-btn${close ? ' tr-row-btn-close' : ''}${icon ? ' tr-row-btn-icon' : ''}`;
   return (
-    <button type="button" className={close ? 'tr-row-btn tr-row-btn-close' : 'tr-row-btn'} {...button}>
-      {children}
+    <button
+      type="button"
+      className={className}
+      title={title}
+      aria-label={icon ? title : undefined}
+      {...button}
+    >
+      {busy ? (
+        <span className="spinner tr-spinner" />
+      ) : icon ? (
+        close ? (
+          <Icon name="close" size={14} />
+        ) : (
+          <EditGlyph />
+        )
+      ) : (
+        label
+      )}
     </button>
   );
 }
@@ -470,18 +534,22 @@ function PositionsView({
       })}
       buttons={(p) => (
         <>
-          <RowButton onClick={() => onEdit(p)} data-testid="position-edit" title={t('trade.stops.title')}>
-            {t('trade.action.modify')}
-          </RowButton>
+          <RowButton
+            icon={layout === 'table'}
+            label={t('trade.action.modify')}
+            title={t('trade.stops.title')}
+            onClick={() => onEdit(p)}
+            data-testid="position-edit"
+          />
           <RowButton
             close
+            icon={layout === 'table'}
+            label={t('trade.action.close')}
+            title={t('trade.close.title')}
             onClick={() => onClose(p)}
             disabled={restricted}
             data-testid="position-close"
-            title={t('trade.close.title')}
-          >
-            {t('trade.action.close')}
-          </RowButton>
+          />
         </>
       )}
     />
@@ -569,21 +637,23 @@ function OrdersView({
       })}
       buttons={(o) => (
         <>
-          <RowButton onClick={() => onModify(o)} data-testid="order-modify">
-            {t('trade.action.modify')}
-          </RowButton>
+          <RowButton
+            icon={layout === 'table'}
+            label={t('trade.action.modify')}
+            title={t('trade.order.modifyTitle')}
+            onClick={() => onModify(o)}
+            data-testid="order-modify"
+          />
           <RowButton
             close
+            icon={layout === 'table'}
+            label={t('trade.action.cancelOrder')}
+            title={t('trade.action.cancelOrder')}
+            busy={cancelling === o.order_id}
             onClick={() => cancel(o)}
             disabled={cancelling === o.order_id}
             data-testid="order-cancel"
-          >
-            {cancelling === o.order_id ? (
-              <span className="spinner tr-spinner" />
-            ) : (
-              t('trade.action.cancelOrder')
-            )}
-          </RowButton>
+          />
         </>
       )}
     />

@@ -17,6 +17,9 @@ import {
   type TChartColors,
   useCandleChart,
 } from '../../lib/candle-chart';
+import { useI18n } from '../../lib/i18n';
+import { formatDecimal } from '../../lib/market-format';
+import { useStreamHealth } from '../../lib/market-stream';
 import { pricePoints } from './ticket-rules';
 
 export type TLineTone = 'buy' | 'sell' | 'takeProfit' | 'stopLoss' | 'pending' | 'average' | 'ask';
@@ -51,6 +54,36 @@ const LOOK: TCandleChartLook = {
   initialView: { back: 110, ahead: 8 },
   monthNames: false,
 };
+
+/** A level no further than this many candle ranges beyond the candles still widens the price scale. */
+const LINE_REACH = 1;
+
+/**
+ * The price scale's range with the trader's levels: a level near the candles (within one candle
+ * range beyond them) widens the range so it stays in view; one far away (a stop-loss at 74 on a
+ * symbol at 74,000) would flatten the candles, so it is left out and reported as `outside`, to be
+ * shown at the chart's edge instead. Prices cannot be negative, so neither can the range.
+ */
+export function fitLevels(
+  range: { minValue: number; maxValue: number },
+  levels: readonly { id: string; price: number; keep?: boolean }[],
+): { minValue: number; maxValue: number; outside: { id: string; edge: 'top' | 'bottom' }[] } {
+  const span = Math.max(range.maxValue - range.minValue, Math.abs(range.maxValue) * 0.002);
+  const low = range.minValue - span * LINE_REACH;
+  const high = range.maxValue + span * LINE_REACH;
+  let { minValue, maxValue } = range;
+  const outside: { id: string; edge: 'top' | 'bottom' }[] = [];
+  for (const level of levels) {
+    if (!Number.isFinite(level.price)) continue;
+    if (!level.keep && (level.price < low || level.price > high)) {
+      outside.push({ id: level.id, edge: level.price > high ? 'top' : 'bottom' });
+      continue;
+    }
+    minValue = Math.min(minValue, level.price);
+    maxValue = Math.max(maxValue, level.price);
+  }
+  return { minValue: Math.max(0, minValue), maxValue, outside };
+}
 
 function lineStyleOf(tone: TLineTone, colors: TChartColors) {
   switch (tone) {
@@ -103,6 +136,10 @@ export function TradeChart({
   const digitsRef = useRef(digits);
   digitsRef.current = digits;
   const [hoverLine, setHoverLine] = useState(false);
+  const [outside, setOutside] = useState<{ id: string; edge: 'top' | 'bottom' }[]>([]);
+  const outsideKey = useRef('');
+  const { t, intl } = useI18n();
+  const { down } = useStreamHealth();
   const [dragging, setDragging] = useState(false);
   const colors = useCandleChart({
     containerRef,
@@ -112,19 +149,28 @@ export function TradeChart({
       chartRef.current = chart;
       seriesRef.current = series;
       series.applyOptions({
-        // The trader's own levels stay in view: the price scale reaches them (not the ask line).
+        // The trader's levels near the candles stay in view; far ones go to the chart's edge.
         autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
           const info = original();
           if (!info?.priceRange) return info;
-          let { minValue, maxValue } = info.priceRange;
-          for (const line of linesRef.current) {
-            if (line.tone === 'ask') continue;
-            const price = Number(held.current?.id === line.id ? held.current.price : line.price);
-            if (!Number.isFinite(price)) continue;
-            minValue = Math.min(minValue, price);
-            maxValue = Math.max(maxValue, price);
+          const levels = linesRef.current
+            .filter((line) => line.tone !== 'ask')
+            .map((line) => {
+              const dragged = held.current?.id === line.id;
+              return {
+                id: line.id,
+                price: Number(dragged ? held.current?.price : line.price),
+                keep: dragged,
+              };
+            });
+          const { outside, ...priceRange } = fitLevels(info.priceRange, levels);
+          const key = outside.map((o) => `${o.id}:${o.edge}`).join(',');
+          if (key !== outsideKey.current) {
+            outsideKey.current = key;
+            // The chart is drawing: tell React afterwards.
+            queueMicrotask(() => setOutside(outside));
           }
-          return { ...info, priceRange: { minValue, maxValue } };
+          return { ...info, priceRange };
         },
       });
       markersRef.current = createSeriesMarkers(series, []);
@@ -291,13 +337,38 @@ export function TradeChart({
     };
   }, []);
 
+  const edgeLabels = outside.flatMap(({ id, edge }) => {
+    const line = lines.find((l) => l.id === id);
+    return line ? [{ line, edge }] : [];
+  });
+
   return (
     <div
       ref={wrapRef}
-      className="tr-chart"
+      className={`tr-chart${down ? ' is-stale' : ''}`}
       data-line-hover={hoverLine || dragging ? 'true' : 'false'}
       data-dragging={dragging ? 'true' : 'false'}
+      data-stale={down ? 'true' : undefined}
     >
+      {down && (
+        <span className="tr-chart-stale" data-testid="chart-stale">
+          {t('trade.chart.stream.stale')}
+        </span>
+      )}
+      {(['top', 'bottom'] as const).map((edge) => {
+        const labels = edgeLabels.filter((l) => l.edge === edge);
+        if (labels.length === 0) return null;
+        return (
+          <ul key={edge} className={`tr-chart-edge tr-chart-edge-${edge}`} data-testid={`chart-edge-${edge}`}>
+            {labels.map(({ line }) => (
+              <li key={line.id} className={`tr-chart-edge-label tr-tone-${line.tone}`} data-line={line.id}>
+                <span aria-hidden="true">{edge === 'top' ? '↑' : '↓'}</span> {line.title}{' '}
+                <span className="num">{formatDecimal(intl, line.price, digits)}</span>
+              </li>
+            ))}
+          </ul>
+        );
+      })}
       <div
         ref={containerRef}
         className="tr-chart-canvas"

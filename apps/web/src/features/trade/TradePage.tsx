@@ -245,8 +245,8 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
                 }}
                 data-testid={`action-${side}`}
               >
-                <span>{t(`trade.side.${side}`)}</span>
-                <span className="num">
+                <span className="tr-action-label">{t(`trade.side.${side}`)}</span>{' '}
+                <span className="num tr-action-price">
                   {quote ? formatDecimal(intl, side === 'buy' ? quote.ask : quote.bid, digits) : '—'}
                 </span>
               </button>

@@ -3,35 +3,53 @@ import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent } from '../../lib/market-format';
-import type { TNamedQuote } from '../../lib/market-stream';
+import { staleSymbols, type TNamedQuote, useStreamHealth } from '../../lib/market-stream';
 import { StarButton } from '../markets/parts';
 
 export const WATCH_TABS = ['favourites', 'all', 'forex', 'metals', 'energy', 'indices', 'crypto'] as const;
 export type TWatchTab = (typeof WATCH_TABS)[number];
 
-/** Search text against a symbol and its name; case, spaces and "/" do not matter ("btc/usdt"). */
-export function matchesQuery(item: { symbol: string; name: string }, query: string): boolean {
+/**
+ * How well search text matches a symbol and its name, best first: 0 the symbol starts with it, 1 the
+ * symbol contains it, 2 the name does; null no match. Case, spaces and "/" do not matter ("btc/usdt").
+ */
+export function queryRank(item: { symbol: string; name: string }, query: string): number | null {
   const q = query.trim().toLowerCase();
-  if (!q) return true;
+  if (!q) return 0;
   const compact = q.replace(/[\s/]+/g, '');
+  const symbol = item.symbol.toLowerCase();
+  if (symbol.startsWith(compact)) return 0;
+  if (symbol.includes(compact)) return 1;
   const name = item.name.toLowerCase();
-  return (
-    item.symbol.toLowerCase().includes(compact) ||
-    name.includes(q) ||
-    name.replace(/[\s/]+/g, '').includes(compact)
-  );
+  return name.includes(q) || name.replace(/[\s/]+/g, '').includes(compact) ? 2 : null;
+}
+
+/** The items matching the search text, symbol matches before name matches, otherwise in list order. */
+export function searchItems<T extends { symbol: string; name: string }>(
+  items: readonly T[],
+  query: string,
+): T[] {
+  if (!query.trim()) return [...items];
+  return items
+    .map((item, index) => ({ item, index, rank: queryRank(item, query) }))
+    .filter((x): x is { item: T; index: number; rank: number } => x.rank !== null)
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((x) => x.item);
 }
 
 const Row = memo(function Row({
   quote,
   selected,
   favourite,
+  stale,
   onSelect,
   onToggle,
 }: {
   quote: TNamedQuote;
   selected: boolean;
   favourite: boolean;
+  /** Not ticked for a while with the price stream down: the prices may be out of date. */
+  stale: boolean;
   onSelect(symbol: string): void;
   onToggle(symbol: string): void;
 }) {
@@ -40,9 +58,11 @@ const Row = memo(function Row({
   const price = (v: string) => formatDecimal(intl, v, quote.digits);
   return (
     <li
-      className={`tr-watch-row${selected ? ' selected' : ''}${closed ? ' is-closed' : ''}`}
+      className={`tr-watch-row${selected ? ' selected' : ''}${closed ? ' is-closed' : ''}${stale ? ' is-stale' : ''}`}
       data-symbol={quote.symbol}
       data-status={quote.status}
+      data-stale={stale ? 'true' : undefined}
+      title={stale ? t('trade.chart.stream.stale') : undefined}
     >
       <StarButton active={favourite} symbol={quote.symbol} onToggle={onToggle} />
       <button
@@ -88,10 +108,17 @@ export function Watchlist({
   const [tab, setTab] = useState<TWatchTab>('all');
   const [query, setQuery] = useState('');
   const favouriteSet = useMemo(() => new Set(favourites), [favourites]);
-  const rows = items.filter(
-    (q) =>
-      (tab === 'all' || (tab === 'favourites' ? favouriteSet.has(q.symbol) : q.category === tab)) &&
-      matchesQuery(q, query),
+  const rows = searchItems(
+    items.filter(
+      (q) => tab === 'all' || (tab === 'favourites' ? favouriteSet.has(q.symbol) : q.category === tab),
+    ),
+    query,
+  );
+  const { down, now } = useStreamHealth();
+  const stale = staleSymbols(
+    rows.map((q) => q.symbol),
+    down,
+    now,
   );
 
   return (
@@ -164,6 +191,7 @@ export function Watchlist({
               quote={quote}
               selected={quote.symbol === selected}
               favourite={favouriteSet.has(quote.symbol)}
+              stale={stale.has(quote.symbol)}
               onSelect={onSelect}
               onToggle={onToggleFavourite}
             />

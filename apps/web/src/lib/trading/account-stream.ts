@@ -20,15 +20,17 @@ export type TAccountSocketFactory = (
 export type TAccountStreamState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'ended';
 
 /**
- * Timings of the account stream. While the socket delivers, HTTP only checks it every 15 s; a
- * connection silent for 40 s (the server beats every 15 s) is dropped; the account counts as
- * abnormal (spec 4 connection status) after 3 s without a connection.
+ * Timings of the account stream. While the socket delivers, HTTP only checks it every 15 s. The
+ * server beats only every 15 s and a browser often keeps a dead socket "open", so after 4 s without
+ * a message the client pings and drops a connection whose ping is not answered within 3 s; the
+ * account counts as abnormal (spec 4 connection status) after 3 s without a connection.
  */
 export const ACCOUNT_STREAM_TIMING = {
   safetyCheckMs: 15_000,
   refreshTimeoutMs: 3000,
-  silenceMs: 40_000,
-  idleCheckMs: 5000,
+  silenceMs: 4000,
+  pingAnswerMs: 3000,
+  idleCheckMs: 1000,
   abnormalAfterMs: 3000,
   /** The socket stays open this long after the last account is left, so a page change does not reconnect. */
   lingerMs: 5000,
@@ -92,7 +94,12 @@ export class AccountStream {
   constructor(options: { url: () => string; createSocket: TAccountSocketFactory; random?: () => number }) {
     this.connection = new ReconnectingSocket({
       ...options,
-      idle: { checkMs: ACCOUNT_STREAM_TIMING.idleCheckMs, silenceMs: ACCOUNT_STREAM_TIMING.silenceMs },
+      idle: {
+        checkMs: ACCOUNT_STREAM_TIMING.idleCheckMs,
+        silenceMs: ACCOUNT_STREAM_TIMING.silenceMs,
+        answerMs: ACCOUNT_STREAM_TIMING.pingAnswerMs,
+        ping: { op: 'ping' },
+      },
       lingerMs: ACCOUNT_STREAM_TIMING.lingerMs,
       wanted: () => this.watcher !== null,
       end: { code: SESSION_ENDED, state: 'ended' },
@@ -173,6 +180,11 @@ export class AccountStream {
   /** Reconnects at once when waiting for a retry (back online, page visible again). */
   retryNow() {
     this.connection.retryNow();
+  }
+
+  /** Checks at once that the connection still answers (the browser went offline). */
+  probe() {
+    this.connection.probe();
   }
 
   dispose() {
