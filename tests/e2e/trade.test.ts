@@ -75,8 +75,16 @@ async function placeBuyPending(page: Page, kind: 'limit' | 'stop', offset: strin
     const { ask } = await quoteOf(page, 'BTCUSDT');
     await page.getByTestId('ticket-price').fill(ask.plus(offset).toFixed(2));
     const submit = page.getByTestId('ticket-submit');
-    // The ticket refuses a price on the wrong side of the market before sending: read the quote again.
-    if (!(await submit.isEnabled())) continue;
+    // The ticket stays locked for a moment after showing a result (one submission per intent), and
+    // refuses a price on the wrong side of the market before sending: then read the quote again.
+    const handle = await submit.elementHandle();
+    const enabled = await page
+      .waitForFunction((el) => !(el as HTMLButtonElement).disabled, handle, { timeout: 1500 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!enabled) continue;
     const result = await submitTicket(page);
     if ('ticket' in result) {
       expect(result.kind).toBe('order');

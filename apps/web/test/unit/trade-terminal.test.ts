@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fromUnits, normalizeInput, roundTo, toUnits } from '../../src/features/trade/decimal';
+import { fromUnits, parseNumber, roundTo, toInputText, toUnits } from '../../src/features/trade/decimal';
 import {
   averageOpenPrice,
   distancePoints,
   entryPoints,
+  lotsText,
+  partProfit,
   pendingProblem,
   pricePoints,
   remainingVolume,
+  SubmitGate,
   stepVolume,
   stopFromDistance,
   stopProblem,
@@ -37,11 +40,76 @@ const order = (overrides: Partial<{ order_id: number; type: string }> = {}) => (
   ...overrides,
 });
 
+/** What a number typed in `intl` is read as: the plain decimal string, or the problem. */
+const read = (text: string, intl: string) => {
+  const parsed = parseNumber(text, intl);
+  return parsed.ok ? parsed.value : parsed.problem;
+};
+
+describe('numbers typed in the page language', () => {
+  it('reads German points before three digits as grouping and other points as decimals', () => {
+    expect(read('74.000', 'de')).toBe('74000');
+    expect(read('70.000', 'de')).toBe('70000');
+    expect(read('1.000', 'de')).toBe('1000');
+    expect(read('74.000,00', 'de')).toBe('74000.00');
+    expect(read('1.234.567,5', 'de')).toBe('1234567.5');
+    expect(read('0,01', 'de')).toBe('0.01');
+    expect(read('0.01', 'de')).toBe('0.01');
+    expect(read('0.015', 'de')).toBe('0.015');
+    expect(read('67025.25', 'de')).toBe('67025.25');
+    expect(read('1,2,3', 'de')).toBe('format');
+    expect(read('1,234.5', 'de')).toBe('format');
+  });
+
+  it('reads English commas only as thousands and refuses 1,5 as ambiguous', () => {
+    expect(read('1,000', 'en')).toBe('1000');
+    expect(read('1,234,567.89', 'en')).toBe('1234567.89');
+    expect(read('0.01', 'en')).toBe('0.01');
+    expect(read('1,5', 'en')).toBe('ambiguous');
+    expect(read('0,01', 'en')).toBe('ambiguous');
+    expect(read('1,00,000', 'en')).toBe('format');
+    expect(read('1.2.3', 'en')).toBe('format');
+    expect(read('', 'en')).toBe('empty');
+    expect(read('abc', 'en')).toBe('format');
+    expect(read('-1', 'en')).toBe('-1');
+  });
+
+  it('reads French spaces, no-break and narrow no-break spaces as grouping', () => {
+    expect(read('74 000,5', 'fr')).toBe('74000.5');
+    expect(read('74\u00a0000,5', 'fr')).toBe('74000.5');
+    expect(read('74\u202f000,5', 'fr')).toBe('74000.5');
+    expect(read(new Intl.NumberFormat('fr').format(1234567.5), 'fr')).toBe('1234567.5');
+    expect(read('74.000', 'fr')).toBe('74000');
+    expect(read('0.01', 'fr')).toBe('0.01');
+  });
+
+  it('accepts Indian grouping in Hindi', () => {
+    expect(read('1,00,000', 'hi')).toBe('100000');
+    expect(read('12,34,567.50', 'hi')).toBe('1234567.50');
+    expect(read('1,000', 'hi')).toBe('1000');
+    expect(read(new Intl.NumberFormat('hi').format(1234567.5), 'hi')).toBe('1234567.5');
+    expect(read('1,5', 'hi')).toBe('ambiguous');
+  });
+
+  it('reads Japanese like English', () => {
+    expect(read('74,000', 'ja')).toBe('74000');
+    expect(read('0.01', 'ja')).toBe('0.01');
+    expect(read('1,5', 'ja')).toBe('ambiguous');
+  });
+
+  it('shows plain decimals with the locale’s decimal mark in inputs', () => {
+    expect(toInputText('0.01', 'de')).toBe('0,01');
+    expect(toInputText('74000.00', 'fr')).toBe('74000,00');
+    expect(toInputText('0.01', 'en')).toBe('0.01');
+    expect(toInputText('0.01', 'ja')).toBe('0.01');
+    // What is shown is read back as the same value.
+    for (const intl of ['de', 'en', 'fr', 'hi', 'ja'])
+      expect(read(toInputText('74000.50', intl), intl)).toBe('74000.50');
+  });
+});
+
 describe('decimal strings of the terminal', () => {
-  it('reads what traders type in any locale without float rounding', () => {
-    expect(normalizeInput('1 234,56')).toBe('1234.56');
-    expect(normalizeInput('1,234.56')).toBe('1234.56');
-    expect(normalizeInput('1.234,5')).toBe('1234.5');
+  it('turns decimal strings into integer units and back without float rounding', () => {
     expect(toUnits('67025.25', 2)).toBe(6702525n);
     expect(toUnits('0.1', 2)).toBe(10n);
     expect(toUnits('1.2300', 2)).toBe(123n);
@@ -56,8 +124,12 @@ describe('decimal strings of the terminal', () => {
 describe('order ticket rules', () => {
   it('keeps the volume on the symbol grid between its minimum and maximum', () => {
     expect(volumeProblem('0.01', lots())).toBeNull();
-    expect(volumeProblem('0', lots())).toBe('format');
-    expect(volumeProblem('0.001', lots())).toBe('format');
+    expect(volumeProblem(null, lots())).toBe('format');
+    expect(volumeProblem('0', lots())).toBe('min');
+    expect(volumeProblem('-1', lots())).toBe('min');
+    expect(volumeProblem('0.001', lots())).toBe('min');
+    expect(volumeProblem('0.015', lots())).toBe('step');
+    expect(volumeProblem('0.0100', lots())).toBeNull();
     expect(volumeProblem('0.05', lots({ minVolume: '0.1', volumeStep: '0.1' }))).toBe('min');
     expect(volumeProblem('0.15', lots({ minVolume: '0.1', volumeStep: '0.1' }))).toBe('step');
     expect(volumeProblem('51', lots())).toBe('max');
@@ -66,7 +138,11 @@ describe('order ticket rules', () => {
     expect(stepVolume('0.15', lots({ minVolume: '0.1', volumeStep: '0.1' }), 1)).toBe('0.20');
     expect(stepVolume('0.15', lots({ minVolume: '0.1', volumeStep: '0.1' }), -1)).toBe('0.10');
     expect(stepVolume('50', lots(), 1)).toBe('50.00');
-    expect(stepVolume('', lots(), 1)).toBe('0.01');
+    expect(stepVolume(null, lots(), 1)).toBe('0.01');
+    expect(stepVolume('0.015', lots(), 1)).toBe('0.02');
+    expect(stepVolume('0.015', lots(), -1)).toBe('0.01');
+    expect(lotsText('0.1')).toBe('0.10');
+    expect(lotsText('0')).toBeNull();
   });
 
   it('checks take-profit and stop-loss against the closing price of a market order', () => {
@@ -103,6 +179,7 @@ describe('order ticket rules', () => {
     expect(stopFromDistance('buy', 'takeProfit', 108428n, 150n)).toBe(108578n);
     expect(distancePoints('150')).toBe(150n);
     expect(distancePoints('1.5')).toBeNull();
+    expect(distancePoints(null)).toBeNull();
   });
 
   it('refuses pending prices that would fill at once and stop-limits with the limit beyond the stop', () => {
@@ -140,6 +217,32 @@ describe('order ticket rules', () => {
     expect(averageOpenPrice([], 5)).toBeNull();
     expect(remainingVolume('0.10', '0.04')).toBe('0.06');
     expect(remainingVolume('0.10', '0.11')).toBeNull();
+  });
+
+  it('gives the part of a position being closed its share of the profit, exactly', () => {
+    expect(partProfit('100.00', '0.10', '0.04')).toBe('40.00');
+    expect(partProfit('-12.35', '0.03', '0.01')).toBe('-4.12');
+    expect(partProfit('10.00', '0.03', '0.01')).toBe('3.33');
+    expect(partProfit('0.05', '0.02', '0.01')).toBe('0.03');
+    expect(partProfit('-0.05', '0.02', '0.01')).toBe('-0.03');
+    expect(partProfit('123456789012345.67', '3.00', '1.00')).toBe('41152263004115.22');
+    expect(partProfit('1.00', '0.10', '0.11')).toBeNull();
+  });
+
+  it('sends one submission per intent: clicks while sending and just after the result are ignored', () => {
+    let now = 0;
+    const gate = new SubmitGate(() => now, 500);
+    expect(gate.tryStart()).toBe(true);
+    now = 110;
+    expect(gate.tryStart()).toBe(false);
+    now = 80;
+    gate.finish();
+    now = 190;
+    expect(gate.tryStart()).toBe(false);
+    now = 579;
+    expect(gate.tryStart()).toBe(false);
+    now = 580;
+    expect(gate.tryStart()).toBe(true);
   });
 });
 

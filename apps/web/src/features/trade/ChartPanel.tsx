@@ -6,9 +6,9 @@ import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent } from '../../lib/market-format';
 import { type TNamedQuote, type TTimeframe, useCandles } from '../../lib/market-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
-import { StreamStatus } from '../markets/parts';
+import { ConnectionBadge } from './connection';
 import { ConfirmDialog } from './dialogs';
-import { useStopMessage, useVolumeMessage } from './fields';
+import { useNumbers, useStopMessage, useVolumeMessage } from './fields';
 import { orderTypeKey, useToasts, workingType } from './notifications';
 import { type TChartLine, type TChartMarker, TradeChart } from './TradeChart';
 import {
@@ -22,7 +22,7 @@ import {
   volumeProblem,
 } from './ticket-rules';
 import type { TActionResult } from './useTradeActions';
-import { useTradeActions } from './useTradeActions';
+import { useSubmitLock, useTradeActions } from './useTradeActions';
 import { type TSymbolSpec, type TTradeSettings, useDeals } from './useTradeData';
 
 export { TIMEFRAMES } from '../../lib/candle-chart';
@@ -331,7 +331,7 @@ export function ChartPanel({
         </div>
         <div className="tr-chart-tools">
           <TimeframeButtons scope="tr" timeframe={timeframe} onTimeframe={onTimeframe} />
-          <StreamStatus />
+          <ConnectionBadge />
         </div>
       </header>
       <div className="tr-chart-body">
@@ -365,10 +365,13 @@ export function ChartPanel({
 }
 
 const ARM_MS = 3000;
+/** A confirm click counts only this long after the arming click: a double click never trades. */
+const CONFIRM_DELAY_MS = 400;
 
 /**
  * The quick order panel over the chart: sell at the bid or buy at the ask with one volume. The first
- * click arms the button, the second (within 3 s) sends, so a stray click never trades.
+ * click arms the button, the second (after 0.4 s, within 3 s) sends, so a stray or double click
+ * never trades.
  */
 function QuickTrade({
   symbol,
@@ -385,15 +388,17 @@ function QuickTrade({
   const actions = useTradeActions();
   const { push } = useToasts();
   const volumeMessage = useVolumeMessage();
-  const [volume, setVolume] = useState(spec?.minVolume ?? '0.01');
+  const numbers = useNumbers();
+  const lock = useSubmitLock();
+  const [volume, setVolume] = useState(() => numbers.input(spec?.minVolume ?? '0.01'));
   const [armed, setArmed] = useState<TSide | null>(null);
-  const [sending, setSending] = useState<TSide | null>(null);
+  const armedAt = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
-    if (spec) setVolume(spec.minVolume);
+    if (spec) setVolume(numbers.input(spec.minVolume));
     setArmed(null);
-  }, [spec]);
+  }, [spec, numbers]);
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
@@ -401,8 +406,9 @@ function QuickTrade({
     [],
   );
 
-  const problem = spec ? volumeProblem(volume, spec) : 'format';
-  const lots = lotsText(volume);
+  const volumeValue = numbers.read(volume);
+  const problem = spec ? volumeProblem(volumeValue, spec) : 'format';
+  const lots = lotsText(volumeValue);
   const closed =
     !quote || quote.status === 'closed' || spec?.open === false || !spec?.enabled || spec.closeOnly;
 
@@ -410,15 +416,17 @@ function QuickTrade({
     if (problem || !lots || closed) return;
     if (armed !== side) {
       setArmed(side);
+      armedAt.current = Date.now();
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => setArmed(null), ARM_MS);
       return;
     }
-    setArmed(null);
-    setSending(side);
-    const answer = await actions.send({ symbol, side, type: 'market', volume: lots });
-    setSending(null);
-    if (!answer.ok)
+    if (Date.now() - armedAt.current < CONFIRM_DELAY_MS) return;
+    const answer = await lock.run(() => {
+      setArmed(null);
+      return actions.send({ symbol, side, type: 'market', volume: lots });
+    });
+    if (answer && !answer.ok)
       push({ tone: 'error', kind: 'refused', title: t('trade.quick.failed'), text: answer.message });
   };
 
@@ -429,7 +437,7 @@ function QuickTrade({
           key={side}
           type="button"
           className={`tr-quick-btn tr-quick-${side}${armed === side ? ' armed' : ''}`}
-          disabled={Boolean(problem) || closed || sending !== null}
+          disabled={Boolean(problem) || closed || lock.locked}
           onClick={() => press(side)}
           data-testid={`quick-${side}`}
           style={{ order: side === 'sell' ? 0 : 2 }}
@@ -446,7 +454,7 @@ function QuickTrade({
         <button
           type="button"
           aria-label={t('trade.volume.less')}
-          onClick={() => spec && setVolume(stepVolume(volume, spec, -1))}
+          onClick={() => spec && setVolume(numbers.input(stepVolume(volumeValue, spec, -1)))}
         >
           −
         </button>
@@ -457,13 +465,13 @@ function QuickTrade({
           onChange={(e) => setVolume(e.target.value)}
           aria-label={t('trade.ticket.volume')}
           aria-invalid={problem ? true : undefined}
-          title={spec ? (volumeMessage(problem, spec) ?? undefined) : undefined}
+          title={spec ? (volumeMessage(problem, spec, volume) ?? undefined) : undefined}
           data-testid="quick-volume"
         />
         <button
           type="button"
           aria-label={t('trade.volume.more')}
-          onClick={() => spec && setVolume(stepVolume(volume, spec, 1))}
+          onClick={() => spec && setVolume(numbers.input(stepVolume(volumeValue, spec, 1)))}
         >
           +
         </button>

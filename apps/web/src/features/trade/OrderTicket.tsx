@@ -5,7 +5,7 @@ import { formatDecimal } from '../../lib/market-format';
 import type { TQuote } from '../../lib/market-stream';
 import { useTrading } from '../../lib/trading/store';
 import { toUnits } from './decimal';
-import { Figure, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
+import { Figure, useNumbers, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
 import { PendingPriceInputs, StopInputs } from './order-fields';
 import {
   distancePoints,
@@ -23,7 +23,7 @@ import {
   type TStop,
   volumeProblem,
 } from './ticket-rules';
-import { useTradeActions } from './useTradeActions';
+import { useSubmitLock, useTradeActions } from './useTradeActions';
 import type { TSymbolSpec } from './useTradeData';
 
 type TStopMode = 'price' | 'points';
@@ -40,6 +40,8 @@ interface TPreview {
 
 const PREVIEW_DEBOUNCE_MS = 300;
 const PREVIEW_REFRESH_MS = 5000;
+/** A refusal under the ticket is about one attempt: it goes after this long. */
+const ERROR_SHOWN_MS = 10_000;
 
 /**
  * Where a new pending order's price starts: one spread beyond the market on the side where that
@@ -88,18 +90,21 @@ export function OrderTicket({
   const actions = useTradeActions();
   const volumeMessage = useVolumeMessage();
   const stopMessage = useStopMessage(spec?.stopsLevel);
+  // Inputs are read and shown in the page language's number format ("0,01" in German).
+  const numbers = useNumbers();
+  // One submission per intent: clicks while sending, and just after the result, are ignored.
+  const lock = useSubmitLock();
   const accountId = state.accountId;
   const digits = spec?.digits ?? quote?.digits ?? 2;
 
   const [side, setSide] = useState<TSide>('buy');
   const [kind, setKind] = useState<TOrderKind>('market');
-  const [volume, setVolume] = useState(spec?.minVolume ?? '0.01');
+  const [volume, setVolume] = useState(() => numbers.input(spec?.minVolume ?? '0.01'));
   const [price, setPrice] = useState('');
   const [limitPrice, setLimitPrice] = useState('');
   const [stopMode, setStopMode] = useState<TStopMode>('price');
   const [takeProfit, setTakeProfit] = useState('');
   const [stopLoss, setStopLoss] = useState('');
-  const [sending, setSending] = useState(false);
   const [result, setResult] = useState<TResult | null>(null);
   const [preview, setPreview] = useState<TPreview | null>(null);
   const [previewFailed, setPreviewFailed] = useState(false);
@@ -115,7 +120,7 @@ export function OrderTicket({
   // Another symbol: its own minimum volume and prices; the levels of the last one mean nothing here.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new symbol resets the form
   useEffect(() => {
-    if (spec && volumeProblem(volume, spec) !== null) setVolume(spec.minVolume);
+    if (spec && volumeProblem(numbers.read(volume), spec) !== null) setVolume(numbers.input(spec.minVolume));
     setPrice('');
     setLimitPrice('');
     setTakeProfit('');
@@ -130,9 +135,23 @@ export function OrderTicket({
     if (kind === 'market' || price !== '' || !bidText || !askText) return;
     const start = pendingStart(side, kind, bidText, askText, digits);
     if (!start) return;
-    setPrice(start);
-    if (kind === 'stop_limit') setLimitPrice(start);
-  }, [kind, side, price, bidText, askText, digits]);
+    setPrice(numbers.input(start));
+    if (kind === 'stop_limit') setLimitPrice(numbers.input(start));
+  }, [kind, side, price, bidText, askText, digits, numbers]);
+
+  // A refusal is about the values it was given: any change to them clears it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the values are the trigger, not read
+  useEffect(() => {
+    setResult((shown) => (shown?.kind === 'failed' ? null : shown));
+  }, [volume, price, limitPrice, takeProfit, stopLoss, stopMode]);
+
+  // ... and it does not stay for ever.
+  useEffect(() => {
+    if (result?.kind !== 'failed') return;
+    const timer = setTimeout(() => setResult(null), ERROR_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [result]);
+
   const chooseOrder = (next: { side?: TSide; kind?: TOrderKind }) => {
     if (next.side) setSide(next.side);
     if (next.kind) setKind(next.kind);
@@ -144,36 +163,43 @@ export function OrderTicket({
 
   const bid = quote ? pricePoints(quote.bid, digits) : null;
   const ask = quote ? pricePoints(quote.ask, digits) : null;
-  const pricePts = kind === 'market' ? null : pricePoints(price, digits);
-  const limitPts = kind === 'stop_limit' ? pricePoints(limitPrice, digits) : null;
+  /** A typed price as integer points; null when it is not a price of this symbol. */
+  const typedPoints = (text: string): bigint | null => {
+    const value = numbers.read(text);
+    return value === null ? null : pricePoints(value, digits);
+  };
+  const pricePts = kind === 'market' ? null : typedPoints(price);
+  const limitPts = kind === 'stop_limit' ? typedPoints(limitPrice) : null;
   const entry = entryPoints({ side, kind, bid, ask, price: pricePts, limitPrice: limitPts });
   const reference = stopsReference({ side, kind, bid, ask, entry });
 
   const stopPoints = (text: string, stop: TStop): bigint | null => {
     if (text.trim() === '') return null;
-    if (stopMode === 'price') return pricePoints(text, digits);
-    const distance = distancePoints(text);
+    if (stopMode === 'price') return typedPoints(text);
+    const distance = distancePoints(numbers.read(text));
     return distance === null || entry === null ? null : stopFromDistance(side, stop, entry, distance);
   };
   const tpPts = stopPoints(takeProfit, 'takeProfit');
   const slPts = stopPoints(stopLoss, 'stopLoss');
   const stopError = (text: string, stop: TStop, points: bigint | null) =>
-    stopMode === 'points' && text.trim() !== '' && distancePoints(text) === null
+    numbers.ambiguity(text) ??
+    (stopMode === 'points' && text.trim() !== '' && distancePoints(numbers.read(text)) === null
       ? t('trade.stops.pointsFormat')
-      : stopMessage({ side, stop, price: points, typed: text.trim() !== '', reference, digits });
+      : stopMessage({ side, stop, price: points, typed: text.trim() !== '', reference, digits }));
   const tpError = stopError(takeProfit, 'takeProfit', tpPts);
   const slError = stopError(stopLoss, 'stopLoss', slPts);
 
-  const volumeError = spec ? volumeMessage(volumeProblem(volume, spec), spec) : null;
-  const lots = lotsText(volume);
+  const volumeValue = numbers.read(volume);
+  const volumeError = spec ? volumeMessage(volumeProblem(volumeValue, spec), spec, volume) : null;
+  const lots = lotsText(volumeValue);
   let priceError: string | null = null;
   let limitError: string | null = null;
   if (kind !== 'market') {
-    if (pricePts === null)
-      priceError = price.trim() === '' ? t('trade.price.required') : t('trade.price.format');
+    const missing = (text: string) =>
+      text.trim() === '' ? t('trade.price.required') : (numbers.ambiguity(text) ?? t('trade.price.format'));
+    if (pricePts === null) priceError = missing(price);
     if (kind === 'stop_limit') {
-      if (limitPts === null)
-        limitError = limitPrice.trim() === '' ? t('trade.price.required') : t('trade.price.format');
+      if (limitPts === null) limitError = missing(limitPrice);
       else if (pricePts !== null && (side === 'buy' ? limitPts > pricePts : limitPts < pricePts))
         limitError = t(`trade.limitSide.${side}`);
     }
@@ -194,7 +220,7 @@ export function OrderTicket({
   else if (!quote) blocked = t('trade.ticket.noPrice');
 
   const invalid = Boolean(volumeError || priceError || limitError || tpError || slError) || lots === null;
-  const canSend = !invalid && !blocked && !sending && accountId > 0;
+  const canSend = !invalid && !blocked && !lock.locked && accountId > 0;
 
   // Margin and commission of this order, from the server, as the trader edits it.
   const previewKey = lots && accountId ? `${accountId}|${symbol}|${side}|${lots}` : '';
@@ -261,20 +287,23 @@ export function OrderTicket({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!canSend || !lots) return;
-    setSending(true);
-    setResult(null);
     const sendPrice = (points: bigint | null) => (points === null ? null : pointsText(points, digits));
-    const answer = await actions.send({
-      symbol,
-      side,
-      type: kind,
-      volume: lots,
-      price: kind === 'market' ? null : sendPrice(pricePts),
-      limit_price: kind === 'stop_limit' ? sendPrice(limitPts) : null,
-      take_profit: sendPrice(tpPts),
-      stop_loss: sendPrice(slPts),
+    // The lock ignores a second click while this one is sent and just after its result shows; the
+    // same values keep their idempotency key until the server has answered.
+    const answer = await lock.run(() => {
+      setResult(null);
+      return actions.send({
+        symbol,
+        side,
+        type: kind,
+        volume: lots,
+        price: kind === 'market' ? null : sendPrice(pricePts),
+        limit_price: kind === 'stop_limit' ? sendPrice(limitPts) : null,
+        take_profit: sendPrice(tpPts),
+        stop_loss: sendPrice(slPts),
+      });
     });
-    setSending(false);
+    if (!answer) return;
     setResult(
       answer.ok
         ? { kind: 'done', ticket: answer.data.ticket, as: answer.data.kind, side, volume: lots, symbol }
@@ -353,8 +382,8 @@ export function OrderTicket({
         <PendingPriceInputs
           testId="ticket"
           kind={kind}
-          price={{ value: price, onChange: setPrice, error: priceError }}
-          limitPrice={{ value: limitPrice, onChange: setLimitPrice, error: limitError }}
+          price={{ value: price, onChange: setPrice, error: priceError, digits }}
+          limitPrice={{ value: limitPrice, onChange: setLimitPrice, error: limitError, digits }}
         />
       )}
 
@@ -388,12 +417,14 @@ export function OrderTicket({
             onChange: setTakeProfit,
             error: tpError,
             hint: sideStopHint(tpPts, takeProfit),
+            digits: stopMode === 'price' ? digits : undefined,
           }}
           stopLoss={{
             value: stopLoss,
             onChange: setStopLoss,
             error: slError,
             hint: sideStopHint(slPts, stopLoss),
+            digits: stopMode === 'price' ? digits : undefined,
           }}
         />
       </div>
@@ -431,8 +462,9 @@ export function OrderTicket({
         className={`btn btn-block tr-submit tr-submit-${side}`}
         disabled={!canSend}
         data-testid="ticket-submit"
+        // Long languages ("Kaufen 0,01 BTCUSDT zum Marktpreis") wrap to a second line, never cut off.
       >
-        {sending ? (
+        {lock.busy ? (
           <span className="spinner tr-spinner" />
         ) : (
           <span>

@@ -4,14 +4,90 @@
  */
 const DECIMAL = /^(-)?(\d+)(?:\.(\d*))?$/;
 
-/** What a trader typed, as a plain decimal string: spaces dropped, a decimal comma read as a point. */
-export function normalizeInput(text: string): string {
-  const compact = text.replace(/[\s\u00a0\u202f']/g, '');
-  // "1.234,56" or "1,234.56": the last separator is the decimal one, the others group digits.
-  const lastComma = compact.lastIndexOf(',');
-  const lastDot = compact.lastIndexOf('.');
-  if (lastComma > lastDot) return compact.replace(/\./g, '').replace(',', '.');
-  return compact.replace(/,/g, '');
+/** The decimal mark and digit grouping of a locale, as Intl writes numbers there. */
+export interface TNumberSymbols {
+  decimal: string;
+  /** Groups of two digits before the last three ("12,34,567"), as in India. */
+  indian: boolean;
+}
+
+const symbolsByLocale = new Map<string, TNumberSymbols>();
+
+export function numberSymbols(intl: string): TNumberSymbols {
+  let symbols = symbolsByLocale.get(intl);
+  if (!symbols) {
+    const parts = new Intl.NumberFormat(intl).formatToParts(1234567.5);
+    const integers = parts.filter((p) => p.type === 'integer');
+    symbols = {
+      decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+      indian: integers.length === 3 && integers[1]?.value.length === 2,
+    };
+    symbolsByLocale.set(intl, symbols);
+  }
+  return symbols;
+}
+
+/** What a trader typed, read in the page's locale: a plain decimal string ("74000.5") or why not. */
+export type TParsedNumber =
+  | { ok: true; value: string }
+  | { ok: false; problem: 'empty' | 'format' | 'ambiguous' };
+
+const THOUSANDS = (sep: string) => new RegExp(`^[1-9]\\d{0,2}(?:\\${sep}\\d{3})+$`);
+const LAKHS = (sep: string) => new RegExp(`^[1-9]\\d?(?:\\${sep}\\d{2})*\\${sep}\\d{3}$`);
+
+/** Whether `digits` is a grouped whole number ("74.000", "1,234,567", in India also "1,00,000"). */
+function grouped(digits: string, sep: string, indian: boolean): boolean {
+  return THOUSANDS(sep).test(digits) || (indian && LAKHS(sep).test(digits));
+}
+
+const count = (text: string, char: string) => text.split(char).length - 1;
+
+/**
+ * Reads a number typed in the locale `intl` (a BCP 47 tag). Spaces and apostrophes group digits
+ * everywhere. Where the decimal mark is a comma, a point before exactly three digits groups them
+ * ("74.000" is 74000) and any other point is a decimal point, since people type 0.01 everywhere.
+ * Where it is a point, a comma only groups digits ("1,000"); "1,5" could mean 1.5 or 15 and is
+ * refused as ambiguous.
+ */
+export function parseNumber(text: string, intl: string): TParsedNumber {
+  const { decimal, indian } = numberSymbols(intl);
+  const compact = text.replace(/[\s'\u2019]/g, '');
+  if (compact === '') return { ok: false, problem: 'empty' };
+  const match = /^([-+\u2212]?)([\d.,]+)$/.exec(compact);
+  const body = match?.[2];
+  if (!match || !body || !/\d/.test(body)) return { ok: false, problem: 'format' };
+  const negative = match[1] === '-' || match[1] === '\u2212';
+  let whole: string;
+  let fraction = '';
+  if (decimal === ',') {
+    if (count(body, ',') > 1) return { ok: false, problem: 'format' };
+    const [head = '', tail] = body.split(',');
+    if (tail?.includes('.')) return { ok: false, problem: 'format' };
+    if (!head.includes('.')) whole = head;
+    else if (grouped(head, '.', false)) whole = head.replace(/\./g, '');
+    else if (tail === undefined && count(head, '.') === 1) [whole = '', fraction = ''] = head.split('.');
+    else return { ok: false, problem: 'format' };
+    if (tail !== undefined) fraction = tail;
+  } else {
+    if (count(body, '.') > 1) return { ok: false, problem: 'format' };
+    const [head = '', tail = ''] = body.split('.');
+    if (tail.includes(',')) return { ok: false, problem: 'format' };
+    if (!head.includes(',')) whole = head;
+    else if (grouped(head, ',', indian)) whole = head.replace(/,/g, '');
+    else
+      return {
+        ok: false,
+        problem: !body.includes('.') && count(head, ',') === 1 ? 'ambiguous' : 'format',
+      };
+    fraction = tail;
+  }
+  const digits = `${whole.replace(/^0+(?=\d)/, '') || '0'}${fraction ? `.${fraction}` : ''}`;
+  return { ok: true, value: negative ? `-${digits}` : digits };
+}
+
+/** A plain decimal string as an input shows it in the locale: "0.01" -> "0,01" in German. */
+export function toInputText(value: string, intl: string): string {
+  return value.replace('.', numberSymbols(intl).decimal);
 }
 
 /** A decimal string as integer units of 10^-decimals; null when it is not a number or too precise. */
@@ -55,7 +131,8 @@ export function compareDecimal(a: string, b: string): -1 | 0 | 1 | null {
   return x > y ? 1 : x < y ? -1 : 0;
 }
 
-function decimalPlaces(text: string): number {
+/** Decimals written in a plain decimal string: "1.250" -> 3. */
+export function decimalPlaces(text: string): number {
   const dot = text.indexOf('.');
   return dot < 0 ? 0 : text.length - dot - 1;
 }

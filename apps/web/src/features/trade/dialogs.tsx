@@ -2,15 +2,16 @@ import { type ReactNode, useState } from 'react';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal } from '../../lib/market-format';
 import type { TQuote } from '../../lib/market-stream';
-import type { TPendingOrder, TPosition } from '../../lib/trading/store';
+import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
 import { Dialog } from './Dialog';
 import { toUnits } from './decimal';
-import { Figure, useVolumeMessage, VolumeStepper } from './fields';
+import { Figure, useNumbers, useVolumeMessage, VolumeStepper } from './fields';
 import { orderTypeKey, useToasts } from './notifications';
 import { PendingPriceInputs, StopInputs, useStopPrices } from './order-fields';
 import {
   LOT_DECIMALS,
   lotsText,
+  partProfit,
   pendingProblem,
   pointsText,
   pricePoints,
@@ -21,20 +22,28 @@ import {
   volumeProblem,
 } from './ticket-rules';
 import type { TActionResult } from './useTradeActions';
-import { useTradeActions } from './useTradeActions';
+import { useSubmitLock, useTradeActions } from './useTradeActions';
 
+/** A dialog's action: sent once per click however fast the clicks come (see useSubmitLock). */
 function useSubmit() {
-  const [busy, setBusy] = useState(false);
+  const lock = useSubmitLock();
   const [error, setError] = useState<string | null>(null);
   const run = async <T,>(action: () => Promise<TActionResult<T>>, done: (data: T) => void) => {
-    setBusy(true);
-    setError(null);
-    const result = await action();
-    setBusy(false);
+    const result = await lock.run(() => {
+      setError(null);
+      return action();
+    });
+    if (!result) return;
     if (result.ok) done(result.data);
     else setError(result.message);
   };
-  return { busy, error, run };
+  return { busy: lock.busy, locked: lock.locked, error, run };
+}
+
+/** The position as the account's last refresh has it (profit moves), else as it was opened with. */
+function useLivePosition(position: TPosition): TPosition {
+  const { positions } = useTrading();
+  return positions.find((p) => p.order_id === position.order_id) ?? position;
 }
 
 function closingPrice(position: TPosition, quote: TQuote | undefined): string {
@@ -81,7 +90,7 @@ function ActionDialog({
   title: string;
   subtitle?: ReactNode;
   testId: string;
-  submit: { busy: boolean; error: string | null };
+  submit: { busy: boolean; locked?: boolean; error: string | null };
   onClose(): void;
   confirm: {
     label: ReactNode;
@@ -109,7 +118,7 @@ function ActionDialog({
           <button
             type="button"
             className={confirm.className}
-            disabled={submit.busy || confirm.disabled}
+            disabled={submit.busy || submit.locked || confirm.disabled}
             onClick={confirm.onClick}
             data-testid={confirm.testId}
             data-autofocus={confirm.autofocus || undefined}
@@ -134,18 +143,24 @@ function ActionDialog({
  * the price it would close at now (under `currentLabel`) and its profit above `children`.
  */
 function PositionDialog({
-  position,
+  position: opened,
   quote,
   currentLabel,
+  part,
   children,
   ...dialog
 }: Omit<Parameters<typeof ActionDialog>[0], 'subtitle'> & {
   position: TPosition;
   quote: TQuote | undefined;
   currentLabel: string;
+  /** Lots being closed when less than the whole position: the profit shown is theirs. */
+  part?: string | null;
 }) {
   const { t, intl } = useI18n();
+  const position = useLivePosition(opened);
   const price = (value: string) => formatDecimal(intl, value, position.digits);
+  const partial = part ? partProfit(position.profit, position.volume, part) : null;
+  const profit = partial ?? position.profit;
   return (
     <ActionDialog
       {...dialog}
@@ -162,8 +177,17 @@ function PositionDialog({
       <dl className="tr-dialog-figures">
         <Figure label={t('trade.col.openPrice')}>{price(position.open_price)}</Figure>
         <Figure label={currentLabel}>{price(closingPrice(position, quote))}</Figure>
-        <Figure label={t('trade.col.profit')} tone={changeClass(position.profit)}>
-          {formatDecimal(intl, position.profit, 2, { sign: true })}
+        <Figure
+          label={
+            partial !== null && part
+              ? t('trade.close.partProfit', { volume: formatDecimal(intl, part) })
+              : t('trade.col.profit')
+          }
+          tone={changeClass(profit)}
+          testId="dialog-profit"
+          value={profit}
+        >
+          {formatDecimal(intl, profit, 2, { sign: true })}
         </Figure>
       </dl>
       {children}
@@ -173,7 +197,7 @@ function PositionDialog({
 
 /** Sets, moves or removes a position's take-profit and stop-loss. */
 export function PositionStopsDialog({
-  position,
+  position: opened,
   quote,
   onClose,
 }: {
@@ -182,6 +206,7 @@ export function PositionStopsDialog({
   onClose(): void;
 }) {
   const { t } = useI18n();
+  const position = useLivePosition(opened);
   const actions = useTradeActions();
   const { push } = useToasts();
   const submit = useSubmit();
@@ -250,17 +275,19 @@ export function ClosePositionDialog({
   const { t, intl } = useI18n();
   const actions = useTradeActions();
   const volumeMessage = useVolumeMessage();
-  const [volume, setVolume] = useState(position.volume);
+  const numbers = useNumbers();
+  const [volume, setVolume] = useState(() => numbers.input(position.volume));
   const submit = useSubmit();
   const grid: TVolumeSpec = {
     minVolume: spec?.minVolume ?? '0.01',
     volumeStep: spec?.volumeStep ?? '0.01',
     maxVolume: position.volume,
   };
-  const rest = remainingVolume(position.volume, volume);
+  const volumeValue = numbers.read(volume);
+  const rest = remainingVolume(position.volume, volumeValue);
   const restProblem = rest !== null && toUnits(rest, LOT_DECIMALS) !== 0n ? volumeProblem(rest, grid) : null;
-  const problem = volumeProblem(volume, grid) ?? (restProblem ? 'step' : null);
-  const lots = lotsText(volume);
+  const problem = volumeProblem(volumeValue, grid) ?? (restProblem ? 'step' : null);
+  const lots = lotsText(volumeValue);
   const full = lots !== null && toUnits(lots, LOT_DECIMALS) === toUnits(position.volume, LOT_DECIMALS);
 
   const close = () =>
@@ -280,6 +307,7 @@ export function ClosePositionDialog({
       position={position}
       quote={quote}
       currentLabel={t('trade.close.at')}
+      part={!full && !problem ? lots : null}
       submit={submit}
       onClose={onClose}
       confirm={{
@@ -300,7 +328,7 @@ export function ClosePositionDialog({
         error={
           restProblem
             ? t('trade.close.restInvalid', { min: formatDecimal(intl, grid.minVolume) })
-            : volumeMessage(volumeProblem(volume, grid), grid)
+            : volumeMessage(volumeProblem(volumeValue, grid), grid, volume)
         }
         testId="close-volume"
         showLimits={false}
@@ -331,16 +359,21 @@ export function OrderModifyDialog({
   const side = order.type.startsWith('buy') ? 'buy' : 'sell';
   const kind = kindOfType(order.type);
   const digits = order.digits;
-  const [price, setPrice] = useState(order.price);
-  const [limitPrice, setLimitPrice] = useState(order.limit_price ?? '');
+  const numbers = useNumbers();
+  const [price, setPrice] = useState(() => numbers.input(order.price));
+  const [limitPrice, setLimitPrice] = useState(() => numbers.input(order.limit_price ?? ''));
   const submit = useSubmit();
 
-  const pricePts = pricePoints(price, digits);
-  const limitPts = kind === 'stop_limit' ? pricePoints(limitPrice, digits) : null;
+  const typedPoints = (text: string): bigint | null => {
+    const value = numbers.read(text);
+    return value === null ? null : pricePoints(value, digits);
+  };
+  const pricePts = typedPoints(price);
+  const limitPts = kind === 'stop_limit' ? typedPoints(limitPrice) : null;
   const bid = quote ? pricePoints(quote.bid, digits) : null;
   const ask = quote ? pricePoints(quote.ask, digits) : null;
   let priceError: string | null = null;
-  if (pricePts === null) priceError = t('trade.price.format');
+  if (pricePts === null) priceError = numbers.ambiguity(price) ?? t('trade.price.format');
   else if (kind === 'stop_limit' && limitPts === null) priceError = null;
   else if (bid !== null && ask !== null && !(kind === 'stop_limit' && order.activated)) {
     const problem = pendingProblem({ side, kind, price: pricePts, limitPrice: limitPts, bid, ask });
@@ -350,7 +383,7 @@ export function OrderModifyDialog({
     kind !== 'stop_limit'
       ? null
       : limitPts === null
-        ? t('trade.price.format')
+        ? (numbers.ambiguity(limitPrice) ?? t('trade.price.format'))
         : pricePts !== null && (side === 'buy' ? limitPts > pricePts : limitPts < pricePts)
           ? t(`trade.limitSide.${side}`)
           : null;
@@ -417,8 +450,9 @@ export function OrderModifyDialog({
           onChange: setPrice,
           error: priceError,
           hint: t('trade.ticket.market', { price: market }),
+          digits,
         }}
-        limitPrice={{ value: limitPrice, onChange: setLimitPrice, error: limitError }}
+        limitPrice={{ value: limitPrice, onChange: setLimitPrice, error: limitError, digits }}
       />
       <StopInputs testId="order" takeProfit={stops.takeProfit} stopLoss={stops.stopLoss} />
     </ActionDialog>

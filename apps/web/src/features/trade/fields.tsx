@@ -1,6 +1,7 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useMemo } from 'react';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
+import { decimalPlaces, parseNumber, type TParsedNumber, toInputText } from './decimal';
 import {
   pointsText,
   stepVolume,
@@ -11,10 +12,40 @@ import {
   type TVolumeSpec,
 } from './ticket-rules';
 
+/**
+ * Numbers in the page's locale: `read` turns what the trader typed into a plain decimal string
+ * (null when it is not a number), `input` shows a plain decimal as an input's text ("0,01" in
+ * German), `ambiguity` is the message for a number that could be read two ways.
+ */
+export function useNumbers() {
+  const { t, intl } = useI18n();
+  return useMemo(() => {
+    const parse = (text: string): TParsedNumber => parseNumber(text, intl);
+    return {
+      parse,
+      read: (text: string): string | null => {
+        const parsed = parse(text);
+        return parsed.ok ? parsed.value : null;
+      },
+      input: (value: string) => toInputText(value, intl),
+      ambiguity: (text: string): string | null => {
+        const parsed = parse(text);
+        return !parsed.ok && parsed.problem === 'ambiguous'
+          ? t('trade.number.ambiguous', { example: formatDecimal(intl, '1.5') })
+          : null;
+      },
+    };
+  }, [t, intl]);
+}
+
 /** The translated reason a volume is refused, with the symbol's limits. */
 export function useVolumeMessage() {
   const { t, intl } = useI18n();
-  return (problem: TVolumeProblem | null, spec: TVolumeSpec): string | null => {
+  const numbers = useNumbers();
+  /** `text`: what is typed in the volume field; `problem`: what volumeProblem found in it. */
+  return (problem: TVolumeProblem | null, spec: TVolumeSpec, text?: string): string | null => {
+    const ambiguity = text === undefined ? null : numbers.ambiguity(text);
+    if (ambiguity) return ambiguity;
     if (!problem) return null;
     const lots = (value: string) => formatDecimal(intl, value);
     switch (problem) {
@@ -73,8 +104,11 @@ export function VolumeStepper({
   showLimits?: boolean;
 }) {
   const { t, intl } = useI18n();
+  const numbers = useNumbers();
   const id = useId();
   const lots = (v: string) => formatDecimal(intl, v);
+  const step = (direction: 1 | -1) =>
+    onChange(numbers.input(stepVolume(numbers.read(value), spec, direction)));
   return (
     <div className="tr-field">
       <label className="tr-label" htmlFor={id}>
@@ -85,7 +119,7 @@ export function VolumeStepper({
           type="button"
           className="tr-step"
           aria-label={t('trade.volume.less')}
-          onClick={() => onChange(stepVolume(value, spec, -1))}
+          onClick={() => step(-1)}
           data-testid={`${testId}-down`}
         >
           −
@@ -101,7 +135,7 @@ export function VolumeStepper({
           onKeyDown={(e) => {
             if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
               e.preventDefault();
-              onChange(stepVolume(value, spec, e.key === 'ArrowUp' ? 1 : -1));
+              step(e.key === 'ArrowUp' ? 1 : -1);
             }
           }}
           data-testid={testId}
@@ -110,7 +144,7 @@ export function VolumeStepper({
           type="button"
           className="tr-step"
           aria-label={t('trade.volume.more')}
-          onClick={() => onChange(stepVolume(value, spec, 1))}
+          onClick={() => step(1)}
           data-testid={`${testId}-up`}
         >
           +
@@ -146,6 +180,7 @@ export function PriceInput({
   onClear,
   suffix,
   action,
+  digits,
 }: {
   label: ReactNode;
   value: string;
@@ -157,15 +192,24 @@ export function PriceInput({
   onClear?: () => void;
   suffix?: string;
   action?: ReactNode;
+  /** A price's decimals: the field then shows how its text was understood ("= 74.000,00"). */
+  digits?: number;
 }) {
-  const { t } = useI18n();
+  const { t, intl } = useI18n();
+  const numbers = useNumbers();
   const id = useId();
+  const understood = digits === undefined ? null : numbers.read(value);
   return (
     <div className="tr-field">
       <div className="tr-label-row">
         <label className="tr-label" htmlFor={id}>
           {label}
         </label>
+        {understood !== null && (
+          <span className="tr-hint num" data-testid={`${testId}-understood`}>
+            = {formatDecimal(intl, understood, Math.max(digits ?? 0, decimalPlaces(understood)))}
+          </span>
+        )}
         {action}
       </div>
       <div className={`tr-input-wrap${error ? ' invalid' : ''}`}>

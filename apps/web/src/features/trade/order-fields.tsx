@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { useI18n } from '../../lib/i18n';
-import { PriceInput, useStopMessage } from './fields';
+import { PriceInput, useNumbers, useStopMessage } from './fields';
 import { pointsText, pricePoints, type TOrderKind, type TSide, type TStop } from './ticket-rules';
 
 /** A price field's text, its change and what is wrong with it (else a hint). */
@@ -9,13 +9,8 @@ export interface TPriceField {
   onChange(value: string): void;
   error: string | null;
   hint?: ReactNode;
-}
-
-/** A price typed in a dialog as the wire's string with the symbol's digits; '' means none. */
-function priceOrNull(text: string, digits: number): string | null | undefined {
-  if (text.trim() === '') return null;
-  const points = pricePoints(text, digits);
-  return points === null ? undefined : pointsText(points, digits);
+  /** Set for a field holding a price: it then shows how the text was understood. */
+  digits?: number;
 }
 
 /**
@@ -35,19 +30,29 @@ export function useStopPrices({
   digits: number;
 }) {
   const stopMessage = useStopMessage();
-  const [takeProfit, setTakeProfit] = useState(initial.take_profit ?? '');
-  const [stopLoss, setStopLoss] = useState(initial.stop_loss ?? '');
+  const numbers = useNumbers();
+  const [takeProfit, setTakeProfit] = useState(() => numbers.input(initial.take_profit ?? ''));
+  const [stopLoss, setStopLoss] = useState(() => numbers.input(initial.stop_loss ?? ''));
+  /** A typed price as the wire's string with the symbol's digits; null for none (empty). */
+  const priceOrNull = (text: string): string | null | undefined => {
+    if (text.trim() === '') return null;
+    const value = numbers.read(text);
+    const points = value === null ? null : pricePoints(value, digits);
+    return points === null ? undefined : pointsText(points, digits);
+  };
   const level = (text: string, onChange: (value: string) => void, stop: TStop) => {
-    const price = priceOrNull(text, digits);
-    const error = stopMessage({
-      side,
-      stop,
-      price: price ? pricePoints(price, digits) : null,
-      typed: text.trim() !== '',
-      reference,
-      digits,
-    });
-    return { price, field: { value: text, onChange, error } };
+    const price = priceOrNull(text);
+    const error =
+      numbers.ambiguity(text) ??
+      stopMessage({
+        side,
+        stop,
+        price: price ? pricePoints(price, digits) : null,
+        typed: text.trim() !== '',
+        reference,
+        digits,
+      });
+    return { price, field: { value: text, onChange, error, digits } };
   };
   const tp = level(takeProfit, setTakeProfit, 'takeProfit');
   const sl = level(stopLoss, setStopLoss, 'stopLoss');
@@ -84,6 +89,7 @@ export function StopInputs({
       placeholder={t('trade.stops.none')}
       error={field.error}
       hint={field.hint}
+      digits={field.digits}
       testId={`${testId}-${key}`}
       onClear={() => field.onChange('')}
     />
@@ -114,6 +120,7 @@ export function PendingPriceInputs({
         onChange={price.onChange}
         error={price.error}
         hint={price.hint}
+        digits={price.digits}
         testId={`${testId}-price`}
       />
       {kind === 'stop_limit' && (
@@ -122,6 +129,8 @@ export function PendingPriceInputs({
           value={limitPrice.value}
           onChange={limitPrice.onChange}
           error={limitPrice.error}
+          hint={limitPrice.hint}
+          digits={limitPrice.digits}
           testId={`${testId}-limit`}
         />
       )}

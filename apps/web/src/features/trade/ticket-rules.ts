@@ -5,7 +5,7 @@
  * to integer points; the server checks them again with the symbol's stops level.
  */
 import { type TPendingType, validatePendingPrice, validateStops } from '@broker/domain/trading/orders';
-import { fromUnits, normalizeInput, toUnits } from './decimal';
+import { decimalPlaces, fromUnits, toUnits } from './decimal';
 
 export type TSide = 'buy' | 'sell';
 export type TOrderKind = 'market' | 'limit' | 'stop' | 'stop_limit';
@@ -29,55 +29,71 @@ interface TVolumeGrid {
   max: bigint;
 }
 
-function grid(spec: TVolumeSpec): TVolumeGrid | null {
-  const min = toUnits(spec.minVolume, LOT_DECIMALS);
-  const step = toUnits(spec.volumeStep, LOT_DECIMALS);
-  const max = toUnits(spec.maxVolume, LOT_DECIMALS);
+/** The most decimals a typed volume is read with: finer volumes are simply off the grid. */
+const MAX_VOLUME_DECIMALS = 12;
+
+/** The symbol's volume grid in units of 10^-scale lots. */
+function grid(spec: TVolumeSpec, scale = LOT_DECIMALS): TVolumeGrid | null {
+  const min = toUnits(spec.minVolume, scale);
+  const step = toUnits(spec.volumeStep, scale);
+  const max = toUnits(spec.maxVolume, scale);
   if (min === null || step === null || max === null || step <= 0n || min <= 0n || max < min) return null;
   return { min, step, max: min + ((max - min) / step) * step };
 }
 
-export function volumeProblem(text: string, spec: TVolumeSpec): TVolumeProblem | null {
-  const g = grid(spec);
-  const volume = toUnits(normalizeInput(text), LOT_DECIMALS);
-  if (!g || volume === null || volume <= 0n) return 'format';
+/**
+ * What is wrong with a volume (a plain decimal string read from the input, null when it is not a
+ * number): under the minimum (zero and negatives too), over the maximum, or between two steps of
+ * the grid, compared exactly at the precision typed.
+ */
+export function volumeProblem(value: string | null, spec: TVolumeSpec): TVolumeProblem | null {
+  if (value === null) return 'format';
+  const scale = Math.max(LOT_DECIMALS, decimalPlaces(value.trim()));
+  const g = scale <= MAX_VOLUME_DECIMALS ? grid(spec, scale) : null;
+  const volume = toUnits(value, scale);
+  if (!g || volume === null) return 'format';
   if (volume < g.min) return 'min';
   if (volume > g.max) return 'max';
   return (volume - g.min) % g.step === 0n ? null : 'step';
 }
 
-/** The next volume up or down the symbol's grid from what is typed (off-grid values snap first). */
-export function stepVolume(text: string, spec: TVolumeSpec, direction: 1 | -1): string {
+/** The next volume up or down the symbol's grid from a typed volume (off-grid values snap first). */
+export function stepVolume(value: string | null, spec: TVolumeSpec, direction: 1 | -1): string {
   const g = grid(spec);
-  if (!g) return text;
-  const current = toUnits(normalizeInput(text), LOT_DECIMALS);
+  if (!g) return value ?? '';
+  const current = value === null ? null : toUnits(roundDown(value, LOT_DECIMALS), LOT_DECIMALS);
   if (current === null || current < g.min) return fromUnits(g.min, LOT_DECIMALS);
   const offset = current - g.min;
   const below = g.min + (offset / g.step) * g.step;
-  const onGrid = offset % g.step === 0n;
+  const onGrid = offset % g.step === 0n && toUnits(value ?? '', LOT_DECIMALS) !== null;
   const next = direction > 0 ? below + g.step : onGrid ? current - g.step : below;
   const clamped = next < g.min ? g.min : next > g.max ? g.max : next;
   return fromUnits(clamped, LOT_DECIMALS);
 }
 
-/** A typed lot volume as the wire's two-decimal string, or null. */
-export function lotsText(text: string): string | null {
-  const units = toUnits(normalizeInput(text), LOT_DECIMALS);
+/** A plain decimal string cut (not rounded) to `decimals`. */
+function roundDown(value: string, decimals: number): string {
+  const dot = value.indexOf('.');
+  return dot < 0 ? value : value.slice(0, dot + 1 + decimals);
+}
+
+/** A typed lot volume (plain decimal string) as the wire's two-decimal string, or null. */
+export function lotsText(value: string | null): string | null {
+  const units = value === null ? null : toUnits(value, LOT_DECIMALS);
   return units === null || units <= 0n ? null : fromUnits(units, LOT_DECIMALS);
 }
 
-/** A typed price as integer points of a symbol with `digits` decimals; null if not a positive price. */
+/** A plain decimal price as integer points of a symbol with `digits` decimals; null if not a positive price. */
 export function pricePoints(text: string, digits: number): bigint | null {
-  const points = toUnits(normalizeInput(text), digits);
+  const points = toUnits(text, digits);
   return points === null || points <= 0n ? null : points;
 }
 
 export const pointsText = (points: bigint, digits: number) => fromUnits(points, digits);
 
-/** A typed distance in whole points; null unless a positive integer. */
-export function distancePoints(text: string): bigint | null {
-  const value = normalizeInput(text);
-  return /^\d{1,12}$/.test(value) && BigInt(value) > 0n ? BigInt(value) : null;
+/** A typed distance (plain decimal string) in whole points; null unless a positive integer. */
+export function distancePoints(value: string | null): bigint | null {
+  return value !== null && /^\d{1,12}$/.test(value) && BigInt(value) > 0n ? BigInt(value) : null;
 }
 
 /** The price an order enters at: the ask for a market buy, the bid for a market sell, else its own. */
@@ -196,9 +212,56 @@ export function averageOpenPrice(
 }
 
 /** Volume left of a position after closing part of it, as lots; null when not a valid split. */
-export function remainingVolume(total: string, closing: string): string | null {
+export function remainingVolume(total: string, closing: string | null): string | null {
   const a = toUnits(total, LOT_DECIMALS);
-  const b = toUnits(normalizeInput(closing), LOT_DECIMALS);
+  const b = closing === null ? null : toUnits(closing, LOT_DECIMALS);
   if (a === null || b === null || b <= 0n || b > a) return null;
   return fromUnits(a - b, LOT_DECIMALS);
+}
+
+/**
+ * The profit of the part of a position being closed: its profit times closing / total volume,
+ * computed exactly in integer units and rounded half away from zero at the profit's own decimals.
+ */
+export function partProfit(profit: string, total: string, closing: string): string | null {
+  const scale = Math.max(2, decimalPlaces(profit.trim()));
+  const money = toUnits(profit, scale);
+  const all = toUnits(total, LOT_DECIMALS);
+  const part = toUnits(closing, LOT_DECIMALS);
+  if (money === null || all === null || part === null || all <= 0n || part <= 0n || part > all) return null;
+  const product = money * part;
+  const quotient = product / all;
+  const remainder = product % all;
+  const away = 2n * (remainder < 0n ? -remainder : remainder) >= all;
+  return fromUnits(away ? quotient + (product < 0n ? -1n : 1n) : quotient, scale);
+}
+
+/** How long a submit button stays locked after its result is shown, so a double click sends once. */
+export const SUBMIT_GUARD_MS = 500;
+
+/**
+ * One submission per intent: a submit starts only when none is running and the guard after the
+ * last result has passed; clicks in between are ignored.
+ */
+export class SubmitGate {
+  private sending = false;
+  private until = 0;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly guardMs = SUBMIT_GUARD_MS,
+  ) {}
+
+  /** True when this click may submit (the gate is then closed until `finish`). */
+  tryStart(): boolean {
+    if (this.sending || this.now() < this.until) return false;
+    this.sending = true;
+    return true;
+  }
+
+  /** The result is shown: the gate stays closed for the guard. */
+  finish() {
+    this.sending = false;
+    this.until = this.now() + this.guardMs;
+  }
 }

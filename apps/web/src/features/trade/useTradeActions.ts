@@ -1,12 +1,12 @@
 import type { TUnwrapped } from '@broker/contracts/envelope';
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { callRoute } from '../../lib/api';
 import { useI18n } from '../../lib/i18n';
 import { newIdempotencyKey, sendOrder } from '../../lib/trading/orders';
 import { useTrading } from '../../lib/trading/store';
 import { useToasts } from './notifications';
-import { pendingType } from './ticket-rules';
+import { pendingType, SUBMIT_GUARD_MS, SubmitGate } from './ticket-rules';
 import { ActionKeys } from './trade-events';
 
 export type TActionResult<T> = { ok: true; data: T } | { ok: false; code: number; message: string };
@@ -98,4 +98,38 @@ export function useTradeActions() {
     }),
     [accountId, leverage, lang, settle, simple, t, placed],
   );
+}
+
+/**
+ * Locks a submit button for one submission: while it is sent (`busy`) and for a short guard after
+ * its result is shown (`locked` covers both), so a double or triple click sends once. The gate is
+ * checked synchronously, before React re-renders the disabled button.
+ */
+export function useSubmitLock() {
+  const gate = useRef(new SubmitGate());
+  const [busy, setBusy] = useState(false);
+  const [locked, setLocked] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  /** Runs `task` unless a submission is running or guarded; null when the click was ignored. */
+  const run = useCallback(async <T>(task: () => Promise<T>): Promise<T | null> => {
+    if (!gate.current.tryStart()) return null;
+    if (timer.current) clearTimeout(timer.current);
+    setBusy(true);
+    setLocked(true);
+    try {
+      return await task();
+    } finally {
+      gate.current.finish();
+      setBusy(false);
+      timer.current = setTimeout(() => setLocked(false), SUBMIT_GUARD_MS);
+    }
+  }, []);
+  return { busy, locked, run };
 }
