@@ -228,8 +228,13 @@ export const routeCatalogue = {
     path: ROUTE_PATHS.symbols,
     access: { kind: 'public' },
     mutates: false,
-    summary: 'The instrument catalogue with trading specifications, optionally of one category',
-    input: z.object({ category: ZCategory.optional() }),
+    summary:
+      "The instrument catalogue with trading specifications, optionally of one category; with a signed-in trader's account_id, as that account's group trades them",
+    input: z.object({
+      category: ZCategory.optional(),
+      /** The caller's own account: volume limits, switches and sessions of its group. */
+      account_id: z.coerce.number().int().positive().optional(),
+    }),
     output: z.array(ZSymbolInfo),
   }),
   kline: define({

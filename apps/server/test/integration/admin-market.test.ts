@@ -675,6 +675,16 @@ describe('market configuration: live in the engine and the portal', () => {
     expect(tooLarge.body.errorCode).toBe(-3010);
     const fits = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.05' });
     expect(fits.body.success, fits.body.message).toBe(true);
+    // The terminal's ticket reads the same limits: the catalogue as this account's group trades it.
+    const specOf = async (account?: number) =>
+      (await trader.call('/api/v1/quote/symbols', account ? { account_id: account } : {})).body.data.find(
+        (s: { symbol: string }) => s.symbol === 'BTCUSDT',
+      );
+    expect((await specOf(accountId)).maxVolume).toBe('0.05');
+    expect((await specOf()).maxVolume).not.toBe('0.05');
+    const stranger = await Trader.signInStranger(server);
+    const notTheirs = await stranger.call('/api/v1/quote/symbols', { account_id: accountId });
+    expect(notTheirs.body.errorCode).toBe(-3006);
     // An account of the default group still trades the instrument's own maximum.
     const other = await trader.createAccount(1, 2, 100);
     const large = await trader.send(other, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });

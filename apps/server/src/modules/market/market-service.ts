@@ -167,6 +167,11 @@ export class MarketService {
     return own ?? this.states.get(symbol)?.spec;
   }
 
+  /** Whether a specification's sessions are open now (on this service's clock). */
+  isSpecOpen(spec: TInstrumentSpec, timeMs = this.now()): boolean {
+    return isOpenAt(spec.sessions, timeMs);
+  }
+
   isOpen(symbol: string, timeMs = this.now(), tenantId?: string): boolean {
     const spec = this.spec(symbol, tenantId);
     return !!spec && isOpenAt(spec.sessions, timeMs);

@@ -57,7 +57,8 @@ function info(ctx: TCallContext, spec: TInstrumentSpec) {
     shortAllowed: spec.shortAllowed,
     hot: spec.hot,
     sessions: [...spec.sessions],
-    open: ctx.services.market.isOpen(spec.symbol, undefined, ctx.tenant.id),
+    // From this spec's own sessions: a group may trade other hours than the broker's default.
+    open: ctx.services.market.isSpecOpen(spec),
     stopsLevel: ctx.services.market.stopsLevelOf(spec.symbol, ctx.tenant.id),
     nextOpen: nextOpen(spec, Date.now()),
   };
@@ -81,11 +82,21 @@ function nextOpen(spec: TInstrumentSpec, now: number): number | null {
 }
 
 export const quoteHandlers: TQuoteHandlers = {
-  symbols: async (input, ctx) =>
-    ctx.services.market
+  symbols: async (input, ctx) => {
+    let own: ReadonlyMap<string, TInstrumentSpec> | undefined;
+    if (input.account_id !== undefined) {
+      // Only the caller's own account: another's group terms are the broker's business.
+      const owner = ctx.services.engine.ownerOf(input.account_id);
+      if (!ctx.userSession || owner?.tenantId !== ctx.tenant.id || owner.userId !== ctx.userSession.subjectId)
+        throw new AppError(AppErrorCode.ACCOUNT_NOT_FOUND);
+      own = ctx.services.engine.specsForAccount(input.account_id);
+    }
+    return ctx.services.market
       .symbols(ctx.tenant.id)
+      .map((s) => own?.get(s.symbol) ?? s)
       .filter((s) => !input.category || s.category === input.category)
-      .map((s) => info(ctx, s)),
+      .map((s) => info(ctx, s));
+  },
 
   kline: async (input, ctx) => {
     const spec = requireSpec(ctx, input.symbol);

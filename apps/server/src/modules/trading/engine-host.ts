@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TInstrumentSpec } from '@broker/domain/market/instruments';
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import {
@@ -230,6 +231,18 @@ export class EngineHost {
     const group = known?.groups.get(known.defaultId);
     if (!group) throw new Error(`broker ${tenantId} has no default account group`);
     return group;
+  }
+
+  /**
+   * The instrument specifications an account trades under: its group's (the broker's terms with the
+   * group's overrides), or undefined for an unknown account.
+   */
+  specsForAccount(accountId: number): ReadonlyMap<string, TInstrumentSpec> | undefined {
+    const owner = this.owners.get(accountId);
+    const view = this.engine.account(accountId);
+    if (!owner || !view) return undefined;
+    const known = this.tenantGroups.get(owner.tenantId);
+    return known?.groups.get(view.profile ?? known.defaultId)?.specs;
   }
 
   /** Loads every broker's configuration (at start, before the state is restored). */

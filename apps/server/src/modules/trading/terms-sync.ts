@@ -50,6 +50,8 @@ export interface TGroupConfig {
   negativeBalanceProtection: boolean;
   /** The engine terms of every symbol for accounts in this group. */
   terms: TInstrumentTerms[];
+  /** The same as specifications (volume grid, sessions, switches), for the group's traders' screens. */
+  specs: Map<string, TInstrumentSpec>;
 }
 
 export interface TTenantMarketConfig {
@@ -144,17 +146,21 @@ export async function loadTenantMarketConfig(db: TDb, tenantId: string): Promise
     specs,
     markups,
     stopsLevels,
-    groups: groups.map((g) => ({
-      id: g.id,
-      isDefault: g.is_default,
-      marginCallBp: g.margin_call_bp,
-      stopOutBp: g.stop_out_bp,
-      negativeBalanceProtection: g.negative_balance_protection,
-      terms: rows.flatMap((row) => {
-        const compiled = compileTerms(row as TInstrumentRow, byGroup.get(g.id)?.get(row.symbol));
-        return compiled ? [compiled.terms] : [];
-      }),
-    })),
+    groups: groups.map((g) => {
+      const compiled = rows.flatMap((row) => {
+        const one = compileTerms(row as TInstrumentRow, byGroup.get(g.id)?.get(row.symbol));
+        return one ? [one] : [];
+      });
+      return {
+        id: g.id,
+        isDefault: g.is_default,
+        marginCallBp: g.margin_call_bp,
+        stopOutBp: g.stop_out_bp,
+        negativeBalanceProtection: g.negative_balance_protection,
+        terms: compiled.map((c) => c.terms),
+        specs: new Map(compiled.map((c) => [c.spec.symbol, c.spec])),
+      };
+    }),
   };
 }
 

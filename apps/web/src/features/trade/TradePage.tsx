@@ -82,7 +82,8 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
   const klineColor = useKlineColor();
   const phone = usePhoneLayout();
   const [searchParams, setSearchParams] = useSearchParams();
-  const catalogue = useCatalogue(lang);
+  // Specifications as the current account's group trades them (its own volume limits, switches).
+  const catalogue = useCatalogue(lang, state.accountId);
   const { favourites, toggle } = useFavourites();
   const [bottomTab, setBottomTab] = useState<TBottomTab>('positions');
   const [mobileTab, setMobileTab] = useState<TMobileTab>('chart');

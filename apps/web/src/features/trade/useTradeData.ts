@@ -13,8 +13,12 @@ export interface TCatalogue {
   retry(): void;
 }
 
-/** The instruments the terminal trades: specifications (volume grid, digits) and quotes with names. */
-export function useCatalogue(lang: string): TCatalogue {
+/**
+ * The instruments the terminal trades: specifications (volume grid, digits) and quotes with names.
+ * With an account (`accountId` > 0), the specifications are its group's: a group may have its own
+ * volume limits, switches and sessions.
+ */
+export function useCatalogue(lang: string, accountId = 0): TCatalogue {
   const [state, setState] = useState<Omit<TCatalogue, 'retry'>>({
     status: 'loading',
     items: [],
@@ -30,24 +34,30 @@ export function useCatalogue(lang: string): TCatalogue {
   useEffect(() => {
     let cancelled = false;
     setState((s) => (s.status === 'ready' ? s : { ...s, status: 'loading' }));
-    void Promise.all([callRoute('currencyall', {}, lang), callRoute('symbols', {}, lang)]).then(
-      ([quotes, symbols]) => {
-        if (cancelled) return;
-        if (!quotes.succeed || !quotes.Data || !symbols.succeed || !symbols.Data) {
-          setState({ status: 'error', items: [], specs: new Map() });
-          return;
-        }
-        setState({
-          status: 'ready',
-          items: quotes.Data,
-          specs: new Map(symbols.Data.map((s) => [s.symbol, s])),
-        });
-      },
-    );
+    // An account the server does not know yet (or no longer) falls back to the broker's catalogue.
+    const symbols = async () => {
+      if (accountId > 0) {
+        const own = await callRoute('symbols', { account_id: accountId }, lang);
+        if (own.succeed) return own;
+      }
+      return callRoute('symbols', {}, lang);
+    };
+    void Promise.all([callRoute('currencyall', {}, lang), symbols()]).then(([quotes, symbols]) => {
+      if (cancelled) return;
+      if (!quotes.succeed || !quotes.Data || !symbols.succeed || !symbols.Data) {
+        setState({ status: 'error', items: [], specs: new Map() });
+        return;
+      }
+      setState({
+        status: 'ready',
+        items: quotes.Data,
+        specs: new Map(symbols.Data.map((s) => [s.symbol, s])),
+      });
+    });
     return () => {
       cancelled = true;
     };
-  }, [lang, attempt]);
+  }, [lang, attempt, accountId]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return useMemo(() => ({ ...state, retry }), [state, retry]);
