@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useI18n } from '../../i18n';
+import { exactDecimalFormat } from '../../lib/exact-decimal';
 
 /** Translation keys of the values the customers pages show (literal keys, checked by the catalog test). */
 export const KYC_LABELS = {
@@ -109,14 +110,14 @@ export function useFormat() {
       maximumFractionDigits: 2,
       signDisplay: 'exceptZero',
     });
-    const decimal = new Intl.NumberFormat(intl, { maximumFractionDigits: 8 });
+    const decimal = exactDecimalFormat(intl);
     const dateTime = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'short' });
     const date = new Intl.DateTimeFormat(intl, { dateStyle: 'medium' });
     const regions = new Intl.DisplayNames([intl], { type: 'region' });
     return {
       money: (value: string) => money.format(value as TNumeric),
       signed: (value: string) => signed.format(value as TNumeric),
-      decimal: (value: string) => decimal.format(value as TNumeric),
+      decimal,
       dateTime: (value: string | number) => dateTime.format(new Date(value)),
       date: (value: string | number) => date.format(new Date(value)),
       country: (code: string | null) => {

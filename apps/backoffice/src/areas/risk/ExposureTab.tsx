@@ -28,7 +28,7 @@ export function ExposureTab() {
       render: (r) => (
         <span className="risk-who">
           <strong>{r.symbol}</strong>
-          <span className="num">{r.bid && r.ask ? `${r.bid} / ${r.ask}` : '—'}</span>
+          <span className="num">{r.bid && r.ask ? `${f.price(r.bid)} / ${f.price(r.ask)}` : '—'}</span>
         </span>
       ),
       sortValue: (r) => r.symbol,

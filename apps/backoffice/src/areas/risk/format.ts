@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useI18n } from '../../i18n';
+import { exactDecimalFormat } from '../../lib/exact-decimal';
 
 /**
  * Formats the decimal strings the server sends without turning them into floats: Intl formats a
@@ -25,6 +26,8 @@ export function useRiskFormat() {
     const clock = new Intl.DateTimeFormat(intl, { timeStyle: 'medium' });
     const asNumber = (text: string) => text as unknown as number;
     return {
+      /** A price as the server sends it (the symbol's digits), with the language's separators. */
+      price: exactDecimalFormat(intl),
       usd: (text: string) => usd.format(asNumber(text)),
       money: (text: string) => plain.format(asNumber(text)),
       lots: (text: string) => signed.format(asNumber(text)),
