@@ -130,6 +130,13 @@ describe('trading through the API', () => {
     trader.api.cookies.set('lang', 'en');
     expect(chinese.split('\n')[0]).toContain('开仓时间（UTC）');
     expect(chinese).not.toContain('take_profit_or_stop_loss');
+    // German spreadsheets split on ';' and read decimal commas.
+    trader.api.cookies.set('lang', 'de');
+    const german = await (await trader.api.get(`/api/v1/order/history.csv?account_id=${accountId}`)).text();
+    trader.api.cookies.set('lang', 'en');
+    expect(german.split('\n')[0]?.split(';')).toHaveLength(13);
+    expect(german).toContain(';98,50;');
+    expect(german).toContain(';0,05;');
     const strangerCsv = await new Trader(server.baseUrl).api.get(
       `/api/v1/order/history.csv?account_id=${accountId}`,
     );

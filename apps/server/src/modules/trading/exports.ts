@@ -1,4 +1,5 @@
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { localeEntry } from '@broker/i18n/locales';
 import type { FastifyInstance } from 'fastify';
 import { COOKIE, type TCallContext, type TServices } from '../../http/context';
 import { sendError } from '../../http/envelope';
@@ -19,16 +20,20 @@ const REASONS: Record<number, string> = {
 const RAW_HEADER =
   'position_id,symbol,side,volume,open_time,open_price,close_time,close_price,hold_seconds,swap,commission,profit,close_reason';
 
-const cell = (value: string | number | null) => {
+/** One CSV field, quoted when it holds a quote, the separator or a line break. */
+const cellFor = (sep: string) => (value: string | number | null) => {
   const text = value === null ? '' : String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return text.includes('"') || text.includes(sep) || text.includes('\n')
+    ? `"${text.replace(/"/g, '""')}"`
+    : text;
 };
 
 /**
  * `GET /api/v1/order/history.csv?account_id=&from=&to=&symbol=`: the trader's closed deals as CSV
  * (UTC ISO times, decimal strings), with the session cookie. At most 50,000 rows. The header row,
  * sides and close reasons are in the trader's language (with a byte-order mark so spreadsheet apps
- * read UTF-8); `&format=raw` gives machine names instead, for scripts.
+ * read UTF-8), and in languages with a decimal comma the fields are separated by ';' and decimals
+ * written with ','; `&format=raw` gives machine names, ',' and '.' instead, for scripts.
  */
 export function registerTradingExports(app: FastifyInstance, services: TServices) {
   app.get<{ Querystring: Record<string, string | undefined> }>(
@@ -56,6 +61,15 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
         const from = Number(request.query.from ?? to - 365 * 86_400_000);
         const raw = request.query.format === 'raw';
         const t = serverTranslator(locale);
+        // Spreadsheets in languages that write 1,5 split CSV on ';' and read decimal commas: give
+        // them that, or German Excel shows one column of text. Raw exports stay ',' and '.'.
+        const decimalComma =
+          !raw &&
+          new Intl.NumberFormat(localeEntry(locale).iso).formatToParts(1.5).find((p) => p.type === 'decimal')
+            ?.value === ',';
+        const sep = decimalComma ? ';' : ',';
+        const num = (value: string) => (decimalComma ? value.replace('.', ',') : value);
+        const cell = cellFor(sep);
         const rows: string[] = [
           raw
             ? RAW_HEADER
@@ -75,7 +89,7 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
                 t('history.col.reason'),
               ]
                 .map(cell)
-                .join(','),
+                .join(sep),
         ];
         const side = (value: string) => (raw ? value : t(`history.side.${value}`));
         const reason = (value: number) =>
@@ -99,19 +113,19 @@ export function registerTradingExports(app: FastifyInstance, services: TServices
                 d.position_id,
                 d.symbol,
                 side(d.side),
-                d.volume,
+                num(d.volume),
                 new Date(d.open_time).toISOString(),
-                d.open_price,
+                num(d.open_price),
                 new Date(d.close_time).toISOString(),
-                d.close_price,
+                num(d.close_price),
                 d.hold_seconds,
-                d.swap,
-                d.commission,
-                d.profit,
+                num(d.swap),
+                num(d.commission),
+                num(d.profit),
                 reason(d.close_reason),
               ]
                 .map(cell)
-                .join(','),
+                .join(sep),
             );
           if (items.length < 200) break;
         }
