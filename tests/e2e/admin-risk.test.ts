@@ -69,6 +69,17 @@ describe('risk page in the browser', () => {
       .poll(() => page.locator('[data-testid=risk-lp]').textContent(), { timeout: 10_000 })
       .toContain('Connected');
     await shot(page, 'e2e-routing');
+
+    // Levels: before applying, the confirmation says what the new levels would do to the accounts.
+    await page.locator('[data-testid=risk-tab-levels]').click();
+    await page.locator('[data-testid=risk-level-edit]').first().click();
+    await page.locator('[data-testid=risk-level-dialog] input[name=marginCall]').fill('150');
+    await page.locator('[data-testid=risk-level-dialog] input[name=stopOut]').fill('80');
+    await page.locator('[data-testid=risk-level-dialog] button[type=submit]').click();
+    const impact = page.locator('[data-testid=levels-impact]');
+    await impact.waitFor({ timeout: 10_000 });
+    expect(await impact.textContent()).toContain('No account would be in margin call or stopped out now');
+    await shot(page, 'e2e-levels-impact');
     await context.close();
   });
 });

@@ -432,6 +432,37 @@ describe('risk: winners, margin calls and levels', () => {
     expect(unchanged.marginCallBp).toBe(10_000);
   });
 
+  it('previews what proposed levels would do now, without changing anything', async () => {
+    const [group] = await staff.data('levels');
+    // `small` is at 74.23 % (equity 497.50, floating -502.50): between 70 % and 80 %.
+    const calls = await staff.data('levelpreview', {
+      groupId: group.id,
+      marginCallBp: 8_000,
+      stopOutBp: 7_000,
+    });
+    expect(calls).toMatchObject({
+      marginCall: 1,
+      stopOut: 0,
+      stopOutPositions: 0,
+      stopOutFloatingUsd: '0.00',
+    });
+    expect(calls.accounts).toBeGreaterThanOrEqual(3);
+    const outs = await staff.data('levelpreview', {
+      groupId: group.id,
+      marginCallBp: 10_000,
+      stopOutBp: 8_000,
+    });
+    expect(outs).toMatchObject({ stopOut: 1, stopOutPositions: 1, stopOutFloatingUsd: '-502.50' });
+    expect((await staff.data('levels'))[0]).toMatchObject({ marginCallBp: 10_000, stopOutBp: 5_000 });
+    expect(server.app.services.engine.core.account(small)?.stopOutBp).toBe(5_000);
+    const unknown = await staff.call('levelpreview', {
+      groupId: 'nope',
+      marginCallBp: 10_000,
+      stopOutBp: 8_000,
+    });
+    expect(unknown.body.errorCode).toBe(-6009);
+  });
+
   it('lowers a group’s levels: the engine’s accounts take them at once and the margin-call list follows', async () => {
     const [group] = await staff.data('levels');
     const saved = await staff.data('levelsave', {

@@ -10,4 +10,5 @@ export const RISK_PATHS = {
   adminriskhedgeretry: '/api/v1/admin/risk/hedgeretry',
   adminrisklevels: '/api/v1/admin/risk/levels',
   adminrisklevelsave: '/api/v1/admin/risk/levelsave',
+  adminrisklevelpreview: '/api/v1/admin/risk/levelpreview',
 } as const;

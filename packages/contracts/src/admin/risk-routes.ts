@@ -313,6 +313,28 @@ export const riskRoutes = {
     input: z.object({}).passthrough(),
     output: z.array(ZRiskGroupLevels),
   }),
+  adminrisklevelpreview: define({
+    name: 'adminrisklevelpreview',
+    path: ROUTE_PATHS.adminrisklevelpreview,
+    access: edit,
+    mutates: false,
+    summary:
+      "What proposed levels would do to a group's accounts now: how many would be in margin call and how many stopped out",
+    input: z.object({ groupId: ZId, marginCallBp: ZBp, stopOutBp: ZBp }),
+    output: z.object({
+      /** Open accounts of the group, and those of them with margin in use. */
+      accounts: z.number().int(),
+      trading: z.number().int(),
+      /** Below the proposed margin-call level, not below the stop-out level. */
+      marginCall: z.number().int(),
+      /** Below the proposed stop-out level: the engine would start closing their positions. */
+      stopOut: z.number().int(),
+      /** Open positions of those accounts (the engine closes the largest loser first, as needed). */
+      stopOutPositions: z.number().int(),
+      /** Floating profit of those accounts in USD (negative: their clients' losses). */
+      stopOutFloatingUsd: z.string(),
+    }),
+  }),
   adminrisklevelsave: define({
     name: 'adminrisklevelsave',
     path: ROUTE_PATHS.adminrisklevelsave,

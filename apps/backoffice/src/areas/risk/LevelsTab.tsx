@@ -169,6 +169,7 @@ function LevelDialog({
           setConfirming(false);
         }}
       >
+        <LevelImpact groupId={group.id} call={call} stop={stop} />
         {!nbp && group.negativeBalanceProtection ? (
           <p className="kit-error">{t('admin.risk.levels.nbpOffWarning')}</p>
         ) : null}
@@ -231,5 +232,42 @@ function LevelDialog({
       </label>
       <p className="kit-hint">{t('admin.risk.levels.nbpHint')}</p>
     </Modal>
+  );
+}
+
+/**
+ * What the proposed levels would do now (levels apply at once): accounts that would be stopped out
+ * (their positions closed, largest loser first) or put in margin call, from the engine's figures.
+ */
+function LevelImpact({ groupId, call, stop }: { groupId: string; call: string; stop: string }) {
+  const { t } = useI18n();
+  const f = useRiskFormat();
+  const marginCallBp = percentToBp(call) ?? 0;
+  const stopOutBp = percentToBp(stop) ?? 0;
+  const impact = useQuery('adminrisklevelpreview', { groupId, marginCallBp, stopOutBp });
+  if (impact.status === 'error')
+    return (
+      <p className="kit-hint">{t('admin.risk.levels.impactFailed', { message: impact.error.message })}</p>
+    );
+  const data = impact.data;
+  if (!data) return <p className="kit-hint">{t('admin.risk.levels.impactLoading')}</p>;
+  return (
+    <div data-testid="levels-impact">
+      {data.stopOut > 0 ? (
+        <p className="kit-error">
+          {t('admin.risk.levels.impactStopOut', {
+            count: data.stopOut,
+            positions: data.stopOutPositions,
+            pnl: f.usd(data.stopOutFloatingUsd),
+          })}
+        </p>
+      ) : null}
+      {data.marginCall > 0 ? (
+        <p className="kit-error">{t('admin.risk.levels.impactMarginCall', { count: data.marginCall })}</p>
+      ) : null}
+      {data.stopOut === 0 && data.marginCall === 0 ? (
+        <p className="kit-hint">{t('admin.risk.levels.impactNone', { trading: data.trading })}</p>
+      ) : null}
+    </div>
   );
 }

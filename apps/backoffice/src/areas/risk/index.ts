@@ -17,6 +17,7 @@ export const RISK_ROUTES = {
   adminriskhedgeretry: change(ROUTE_PATHS.adminriskhedgeretry),
   adminrisklevels: read(ROUTE_PATHS.adminrisklevels),
   adminrisklevelsave: change(ROUTE_PATHS.adminrisklevelsave),
+  adminrisklevelpreview: read(ROUTE_PATHS.adminrisklevelpreview),
 } as const satisfies TAreaRoutes;
 
 /** The risk area's pages, by menu key; each page handles the paths under its menu path. */

@@ -2,7 +2,7 @@ import type { riskRoutes } from '@broker/contracts/admin/risk-routes';
 import type { THandlers } from '../../../http/gateway';
 import { exposureReport } from './exposure';
 import { liquidityReport, retryHedge } from './hedges';
-import { listLevels, saveLevels } from './levels';
+import { listLevels, previewLevels, saveLevels } from './levels';
 import { marginCallReport } from './margin-calls';
 import { deleteRule, listRules, saveRule } from './rules';
 import { winnersReport } from './winners';
@@ -19,4 +19,5 @@ export const riskHandlers: Pick<THandlers, keyof typeof riskRoutes> = {
   adminriskhedgeretry: (input, ctx) => retryHedge(ctx, input.id),
   adminrisklevels: (_input, ctx) => listLevels(ctx),
   adminrisklevelsave: (input, ctx) => saveLevels(ctx, input),
+  adminrisklevelpreview: (input, ctx) => previewLevels(ctx, input),
 };

@@ -1,9 +1,14 @@
 import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { MarginState, marginState } from '@broker/domain/trading/trigger-book';
+import Big from 'big.js';
 import { sql } from 'kysely';
 import type { TCallContext } from '../../../http/context';
 import { recordAudit } from '../../audit/audit';
+import { UsdConverter, usd } from '../../liquidity/usd';
 import { applyMarketConfig, ensureDefaultGroup } from '../../trading/terms-sync';
+import { brokerAccounts } from './exposure';
+import { groupsOf } from './lookups';
 
 type TLevels = TRouteOutput<'adminrisklevels'>[number];
 
@@ -118,4 +123,48 @@ export async function saveLevels(
   await applyMarketConfig(ctx.services, ctx.tenant.id);
   const saved = await levelsQuery(ctx).where('g.id', '=', input.groupId).executeTakeFirstOrThrow();
   return toLevels(saved);
+}
+
+/**
+ * What proposed levels would do now to the open accounts of a group: the engine applies levels at
+ * once, so a stop-out level above an account's margin level closes its positions the moment the
+ * change is saved. Read from the engine's live figures; nothing is changed.
+ */
+export async function previewLevels(
+  ctx: TCallContext,
+  input: TRouteInput<'adminrisklevelpreview'>,
+): Promise<TRouteOutput<'adminrisklevelpreview'>> {
+  const group = await levelsQuery(ctx).where('g.id', '=', input.groupId).executeTakeFirst();
+  if (!group) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
+  const accounts = brokerAccounts(ctx).filter((a) => !a.view.closed);
+  const { accountGroup } = await groupsOf(
+    ctx,
+    accounts.map((a) => a.view.accountId),
+  );
+  const mine = accounts.filter((a) => accountGroup.get(a.view.accountId) === input.groupId);
+  const toUsd = new UsdConverter(ctx.services.market);
+  let trading = 0;
+  let marginCall = 0;
+  let stopOut = 0;
+  let stopOutPositions = 0;
+  let floating = new Big(0);
+  for (const { view, positions } of mine) {
+    if (view.margin <= 0) continue;
+    trading++;
+    // The engine's own rule, on the same exact figures (equity includes copy and strategy equity).
+    const state = marginState(view.totalEquity, view.margin, input.marginCallBp, input.stopOutBp);
+    if (state === MarginState.STOP_OUT) {
+      stopOut++;
+      stopOutPositions += positions.length;
+      floating = floating.plus(toUsd.minor(view.equity - view.balance, view.currency));
+    } else if (state === MarginState.MARGIN_CALL) marginCall++;
+  }
+  return {
+    accounts: mine.length,
+    trading,
+    marginCall,
+    stopOut,
+    stopOutPositions,
+    stopOutFloatingUsd: usd(floating),
+  };
 }
