@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { PGliteThread, PgCommitThread } from './pglite-thread';
+import { PGliteThread } from './pglite-thread';
 import type { TDatabaseSchema } from './schema';
 
 export type TDb = Kysely<TDatabaseSchema>;
@@ -15,11 +15,7 @@ export interface TRawConnection {
 export interface TDatabase {
   db: TDb;
   kind: 'pglite' | 'postgres';
-  /**
-   * Runs raw SQL with several statements as one implicit transaction (the engine's group commit).
-   * Off the event loop on both databases: PGlite's thread, or a PostgreSQL connection of its own
-   * in a worker thread.
-   */
+  /** Runs raw SQL with several statements as one implicit transaction (the engine's group commit). */
   exec(sqlText: string): Promise<void>;
   /** Runs fn on one pinned connection, for session-scoped work such as advisory locks. */
   withConnection<T>(fn: (connection: TRawConnection) => Promise<T>): Promise<T>;
@@ -115,13 +111,12 @@ export async function openDatabase(options: {
       if (!closing) console.warn(`postgres: idle connection lost (${error.message})`);
     });
     const db = new Kysely<TDatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    // The engine's group commits go through their own connection in a worker thread (ADR 008).
-    const commits = new PgCommitThread(options.url);
-    await commits.waitReady;
     return {
       db,
       kind: 'postgres',
-      exec: (text) => commits.exec(text),
+      exec: async (text) => {
+        await pool.query(text);
+      },
       withConnection: async (fn) => {
         const connection = await pool.connect();
         try {
@@ -141,7 +136,6 @@ export async function openDatabase(options: {
       },
       close: async () => {
         closing = true;
-        await commits.close();
         await db.destroy();
       },
     };

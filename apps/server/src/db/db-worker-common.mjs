@@ -1,5 +1,5 @@
-// What the database worker threads (pglite-worker.mjs, pg-commit-worker.mjs) share: the reply
-// protocol. Plain JavaScript so that it loads without a TypeScript loader.
+// The database worker thread's reply protocol (pglite-worker.mjs), kept apart from the database
+// code. Plain JavaScript so that it loads without a TypeScript loader.
 import { parentPort } from 'node:worker_threads';
 
 /** A database error as plain data: message plus its primitive fields (code, constraint, detail…). */

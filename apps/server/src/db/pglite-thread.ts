@@ -2,7 +2,6 @@ import { Worker } from 'node:worker_threads';
 
 // Kept apart from `new Worker(…)`: bundlers (Vite, so vitest) rewrite that pattern into an import.
 const PGLITE_WORKER = new URL('./pglite-worker.mjs', import.meta.url);
-const PG_COMMIT_WORKER = new URL('./pg-commit-worker.mjs', import.meta.url);
 
 const encoder = new TextEncoder();
 
@@ -15,20 +14,21 @@ interface TReply {
 }
 
 /**
- * A database client in a worker thread, spoken to by messages: `query`, `exec` and `close`, with
- * the database's errors passed back with their fields. The worker keeps the process alive only
- * while a call is waiting for it (ADR 008).
+ * PGlite run in a worker thread (`pglite-worker.mjs`): the same queries and results as an in-thread
+ * PGlite, but its WebAssembly no longer takes the server's event loop (ADR 008). Messages: `query`,
+ * `exec` and `close`, with the database's errors passed back with their fields. The worker keeps
+ * the process alive only while a call is waiting for it.
  */
-class DatabaseThread {
+export class PGliteThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve(reply: TReply): void; reject(e: Error): void }>();
   private nextId = 1;
   private failure: Error | null = null;
   readonly waitReady: Promise<void>;
 
-  constructor(file: URL, workerData: Record<string, unknown>) {
-    this.worker = new Worker(file, {
-      workerData,
+  constructor(dataDir: string | undefined) {
+    this.worker = new Worker(PGLITE_WORKER, {
+      workerData: { dataDir },
       // The worker runs plain JavaScript: no TypeScript loader from the parent. DB_THREAD_CPU_PROF
       // names a directory for CPU profiles of the database threads (a debugging aid).
       execArgv: process.env.DB_THREAD_CPU_PROF
@@ -92,28 +92,6 @@ class DatabaseThread {
     await this.call({ op: 'close' });
     this.failure = new Error('database closed');
     await this.worker.terminate();
-  }
-}
-
-/**
- * PGlite run in a worker thread (`pglite-worker.mjs`): the same queries and results as an in-thread
- * PGlite, but its WebAssembly no longer takes the server's event loop.
- */
-export class PGliteThread extends DatabaseThread {
-  constructor(dataDir: string | undefined) {
-    super(PGLITE_WORKER, { dataDir });
-  }
-}
-
-/**
- * One PostgreSQL connection in a worker thread (`pg-commit-worker.mjs`) for the engine's group
- * commits: writing a commit to the server's socket and reading its answer no longer take the
- * server's event loop, where they were about a tenth of its time under an order stream. It speaks
- * `exec` and `close`; queries go through the pool as before.
- */
-export class PgCommitThread extends DatabaseThread {
-  constructor(url: string) {
-    super(PG_COMMIT_WORKER, { url });
   }
 }
 
