@@ -336,6 +336,7 @@ describe('customer actions', () => {
       idempotencyKey: randomUUID(),
     });
     expect(refused.body.errorCode).toBe(-1009);
+    expect(refused.body.messageKey).toBe('errors.-1009.demoOnly');
     expect(await auditActions(String(customer.accountId))).toContain('customers.account.demoreset');
   });
 

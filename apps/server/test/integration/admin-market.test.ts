@@ -289,6 +289,7 @@ describe('market configuration: account groups', () => {
     const duplicate = await staff.call('adminmarketgroupsave', { name: 'vip' });
     expect(duplicate.body.errorCode).toBe(-6013);
     expect(Object.keys(duplicate.body.fields ?? {})).toEqual(['name']);
+    expect(duplicate.body.fields?.name).toBe('This name is already taken.');
     const empty = await staff.call('adminmarketgroupsave', { name: '  ' });
     expect(empty.body.errorCode).toBe(-9001);
 

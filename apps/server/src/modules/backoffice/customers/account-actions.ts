@@ -62,7 +62,8 @@ export async function restrictAccount(
 /** Resets a demo account like the trader's own reset does; real money accounts are refused. */
 export async function resetDemoAccount(ctx: TCallContext, input: TAccountInput & { idempotencyKey: string }) {
   const view = customerAccount(ctx, input.userId, input.accountId);
-  if (view.accountType !== AccountType.DEMO) throw new AppError(AppErrorCode.FORBIDDEN);
+  if (view.accountType !== AccountType.DEMO)
+    throw new AppError(AppErrorCode.FORBIDDEN, undefined, undefined, undefined, 'errors.-1009.demoOnly');
   const before = {
     balance: view.balance,
     positions: ctx.services.engine.core.positionsOf(view.accountId).length,

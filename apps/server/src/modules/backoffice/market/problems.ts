@@ -4,9 +4,13 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 /**
  * Portal catalogs translate field problems as `validation.<key>` in 16 languages; the back office
  * shows its own sentence for each TConfigProblem (it runs the same rules), so the wire carries the
- * nearest shared key: the volume format where it applies, otherwise "not valid".
+ * nearest shared key: the volume format or a taken name where they apply, otherwise "not valid".
  */
-const SHARED_KEY: Partial<Record<string, string>> = { lotsFormat: 'lotsFormat', tierLots: 'lotsFormat' };
+const SHARED_KEY: Partial<Record<string, string>> = {
+  lotsFormat: 'lotsFormat',
+  tierLots: 'lotsFormat',
+  nameTaken: 'nameTaken',
+};
 
 /** -6013 with the offending fields. */
 export function configInvalid(problems: Record<string, string>, debug?: string): AppError {
