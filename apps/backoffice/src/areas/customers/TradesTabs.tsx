@@ -35,6 +35,18 @@ export function PositionsTab({ detail }: TTabProps) {
         render: (p) => format.money(p.margin),
       },
       {
+        key: 'swap',
+        header: t('admin.customers.trade.swap'),
+        align: 'end',
+        render: (p) => format.money(p.swap),
+      },
+      {
+        key: 'commission',
+        header: t('admin.customers.trade.commission'),
+        align: 'end',
+        render: (p) => format.money(p.commission),
+      },
+      {
         key: 'profit',
         header: t('admin.customers.trade.profit'),
         align: 'end',
