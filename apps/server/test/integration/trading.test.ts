@@ -100,6 +100,13 @@ describe('trading through the API', () => {
 
     const deals = (await trader.call('/api/v1/order/history', { account_id: accountId })).body.data;
     expect(deals.total).toBe(2);
+    // The symbol filter takes the symbol or its beginning (3 characters or more), in any case.
+    const filtered = async (symbol: string) =>
+      (await trader.call('/api/v1/order/history', { account_id: accountId, symbol })).body.data.total;
+    expect(await filtered('btc')).toBe(2);
+    expect(await filtered('BTCUSDT')).toBe(2);
+    expect(await filtered('ETH')).toBe(0);
+    expect(await filtered('XYZ')).toBe(0);
     const byReason = Object.fromEntries(
       deals.items.map((d: { close_reason: number }) => [d.close_reason, d]),
     );

@@ -81,6 +81,17 @@ const MESSAGE_KEYS: Partial<Record<TTradingErrorCode, string>> = {
   SHORT_NOT_ALLOWED: 'errors.-3002.noShort',
 };
 
+/**
+ * A history filter's symbol as a LIKE pattern: the symbol or its beginning, any case ("btc" finds
+ * BTCUSDT), with LIKE's own wildcards taken literally.
+ */
+function symbolPrefix(symbol: string): string {
+  return `${symbol
+    .trim()
+    .toUpperCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 function unwrap(result: TApplyResult) {
   if (!result.ok)
     throw new AppError(
@@ -685,7 +696,7 @@ export class TradingService {
       .where('account_id', '=', accountId)
       .where('close_time', '>=', from)
       .where('close_time', '<=', to);
-    if (query.symbol) rowsQuery = rowsQuery.where('symbol', '=', query.symbol.toUpperCase());
+    if (query.symbol) rowsQuery = rowsQuery.where('symbol', 'like', symbolPrefix(query.symbol));
     const [{ total }, rows] = await Promise.all([
       rowsQuery.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
       rowsQuery
@@ -741,7 +752,7 @@ export class TradingService {
       .where('account_id', '=', accountId)
       .where('done_time', '>=', from)
       .where('done_time', '<=', to);
-    if (query.symbol) rowsQuery = rowsQuery.where('symbol', '=', query.symbol.toUpperCase());
+    if (query.symbol) rowsQuery = rowsQuery.where('symbol', 'like', symbolPrefix(query.symbol));
     const [{ total }, rows] = await Promise.all([
       rowsQuery.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
       rowsQuery
