@@ -106,6 +106,14 @@ describe('customers in the browser', () => {
     // The staff page shows the new position.
     await staff.getByTestId('customer-tab-positions').click();
     await expect.poll(() => staff.getByTestId('position-row').count(), { timeout: 15_000 }).toBe(1);
+
+    // A dealer closes it after a confirmation; the trader's terminal loses the row.
+    await staff.getByTestId('position-close').first().click();
+    await staff.getByTestId('confirm-ok').click();
+    await expect.poll(() => staff.getByTestId('position-row').count(), { timeout: 15_000 }).toBe(0);
+    await expect
+      .poll(() => trader.locator('[data-testid=position-row]').count(), { timeout: 15_000 })
+      .toBe(0);
     await traderContext.close();
     await staffContext.close();
   });

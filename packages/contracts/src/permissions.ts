@@ -51,6 +51,7 @@ export const BACKOFFICE_MENU: readonly TMenuEntry[] = [
       { permission: 'users.disable' },
       { permission: 'users.restrict' },
       { permission: 'users.demoReset' },
+      { permission: 'users.trade', money: true },
       { permission: 'users.note' },
       { permission: 'users.adjust', money: true },
       { permission: 'users.approve', money: true },

@@ -340,6 +340,74 @@ describe('customer actions', () => {
     expect(await auditActions(String(customer.accountId))).toContain('customers.account.demoreset');
   });
 
+  it("closes a customer's position and cancels a pending order as a dealer, once per key", async () => {
+    const customer = await tradingCustomer(1);
+    const opened = await customer.trader.send(customer.accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.05',
+    });
+    const positionId = opened.body.data.ticket;
+    const pending = await customer.trader.send(customer.accountId, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'limit',
+      volume: '0.05',
+      price: '50000.00',
+    });
+    const orderId = pending.body.data.ticket;
+    // A staff member without the permission is refused and nothing changes.
+    const viewer = await staffWith('dealerviewer', ['users.view']);
+    const forbidden = await viewer.call('admincustomerpositionclose', {
+      userId: customer.id,
+      accountId: customer.accountId,
+      positionId,
+      idempotencyKey: randomUUID(),
+    });
+    expect(forbidden.body.errorCode).toBe(-1009);
+    expect(server.app.services.engine.core.position(positionId)).toBeDefined();
+
+    const key = randomUUID();
+    const close = () =>
+      admin.call('admincustomerpositionclose', {
+        userId: customer.id,
+        accountId: customer.accountId,
+        positionId,
+        idempotencyKey: key,
+      });
+    const [first, repeated] = await Promise.all([close(), close()]);
+    expect(first.body.success, first.body.message).toBe(true);
+    expect(repeated.body.success, repeated.body.message).toBe(true);
+    expect(first.body.data.positions).toBe(0);
+    const deals = (await customer.trader.call('/api/v1/order/history', { account_id: customer.accountId }))
+      .body.data;
+    // Closed once, as an automatic close (reason 2), not as the trader's own.
+    expect(deals.total).toBe(1);
+    expect(deals.items[0]).toMatchObject({ position_id: positionId, close_reason: 2 });
+
+    const cancelled = await admin.call('admincustomerordercancel', {
+      userId: customer.id,
+      accountId: customer.accountId,
+      orderId,
+      idempotencyKey: randomUUID(),
+    });
+    expect(cancelled.body.success, cancelled.body.message).toBe(true);
+    expect(cancelled.body.data.orders).toBe(0);
+    // Another customer's ticket, or one already gone, is not found.
+    const other = await tradingCustomer(1);
+    const notTheirs = await admin.call('admincustomerordercancel', {
+      userId: other.id,
+      accountId: other.accountId,
+      orderId,
+      idempotencyKey: randomUUID(),
+    });
+    expect(notTheirs.body.errorCode).toBe(-3005);
+    const actions = await auditActions(String(customer.accountId));
+    // The repeated key closed nothing more, and is not recorded twice.
+    expect(actions.filter((a) => a === 'customers.position.close')).toHaveLength(1);
+    expect(actions).toContain('customers.order.cancel');
+  });
+
   it('moves an account to another group of the broker, and refuses while it has open trades', async () => {
     const customer = await tradingCustomer(2);
     const groupId = newId();

@@ -10,6 +10,8 @@ export const CUSTOMERS_PATHS = {
   admincustomersignout: '/api/v1/admin/customers/signout',
   admincustomerrestrict: '/api/v1/admin/customers/restrict',
   admincustomerdemoreset: '/api/v1/admin/customers/demoreset',
+  admincustomerpositionclose: '/api/v1/admin/customers/positionclose',
+  admincustomerordercancel: '/api/v1/admin/customers/ordercancel',
   admincustomermovegroup: '/api/v1/admin/customers/movegroup',
   admincustomernote: '/api/v1/admin/customers/note',
   admincustomeradjust: '/api/v1/admin/customers/adjust',

@@ -257,6 +257,25 @@ export const customersRoutes = {
     input: ZUserAccount.extend({ idempotencyKey: ZKey }),
     output: ZCustomerAccount,
   }),
+  admincustomerpositionclose: define({
+    name: 'admincustomerpositionclose',
+    path: PATHS.admincustomerpositionclose,
+    access: { kind: 'staff', permission: 'users.trade' },
+    mutates: true,
+    summary:
+      "Closes a customer's open position at the market, as a dealer (close reason 2, automatic), recorded in the audit trail",
+    input: ZUserAccount.extend({ positionId: ZAccountId, idempotencyKey: ZKey }),
+    output: ZCustomerAccount,
+  }),
+  admincustomerordercancel: define({
+    name: 'admincustomerordercancel',
+    path: PATHS.admincustomerordercancel,
+    access: { kind: 'staff', permission: 'users.trade' },
+    mutates: true,
+    summary: "Cancels a customer's pending order, as a dealer, recorded in the audit trail",
+    input: ZUserAccount.extend({ orderId: ZAccountId, idempotencyKey: ZKey }),
+    output: ZCustomerAccount,
+  }),
   admincustomermovegroup: define({
     name: 'admincustomermovegroup',
     path: PATHS.admincustomermovegroup,

@@ -39,8 +39,12 @@ export const CloseReason = {
 } as const;
 export type TCloseReason = (typeof CloseReason)[keyof typeof CloseReason];
 
-/** Reasons a close command may carry; 2 (stop-out) and 3 (take-profit/stop-loss) are the engine's own. */
-export const CLIENT_CLOSE_REASONS: readonly TCloseReason[] = [1, 4, 5, 6, 7];
+/**
+ * Reasons a close command may carry. 3 (take-profit/stop-loss) is the engine's own; 2 (automatic)
+ * is the engine's stop-out and also the broker's dealer closing a position from the back office:
+ * closed by the platform, not by the trader.
+ */
+export const CLIENT_CLOSE_REASONS: readonly TCloseReason[] = [1, 2, 4, 5, 6, 7];
 
 /** Spec 6: per-account access restrictions. */
 export interface TRestrictions {

@@ -258,7 +258,8 @@ describe('validation', () => {
     });
     const open = h.ok({ type: 'open_market', accountId: 1, symbol: 'EURUSD', side: 'buy', volume: 100 })
       .ticket!;
-    expect(h.run({ type: 'close_position', accountId: 1, positionId: open, reason: 2 })).toEqual({
+    // Take-profit/stop-loss (3) is the engine's own reason; no command may claim it.
+    expect(h.run({ type: 'close_position', accountId: 1, positionId: open, reason: 3 })).toEqual({
       ok: false,
       error: 'INVALID_CLOSE_REASON',
     });

@@ -37,7 +37,7 @@ describe('close reasons (spec 4)', () => {
       STRATEGY_STOPPED_ACTIVELY: 6,
       ACCOUNT_CANCELLATION: 7,
     });
-    expect(CLIENT_CLOSE_REASONS).toEqual([1, 4, 5, 6, 7]);
+    expect(CLIENT_CLOSE_REASONS).toEqual([1, 2, 4, 5, 6, 7]);
   });
 });
 

@@ -6,6 +6,7 @@ const BUTTON_LABELS: Record<string, string> = {
   'users.disable': 'admin.access.perm.users.disable',
   'users.restrict': 'admin.access.perm.users.restrict',
   'users.demoReset': 'admin.access.perm.users.demoReset',
+  'users.trade': 'admin.access.perm.users.trade',
   'users.note': 'admin.access.perm.users.note',
   'users.adjust': 'admin.access.perm.users.adjust',
   'users.approve': 'admin.access.perm.users.approve',

@@ -18,6 +18,8 @@ export const CUSTOMERS_ROUTES = {
   admincustomersignout: change(ROUTE_PATHS.admincustomersignout),
   admincustomerrestrict: change(ROUTE_PATHS.admincustomerrestrict),
   admincustomerdemoreset: change(ROUTE_PATHS.admincustomerdemoreset),
+  admincustomerpositionclose: change(ROUTE_PATHS.admincustomerpositionclose),
+  admincustomerordercancel: change(ROUTE_PATHS.admincustomerordercancel),
   admincustomermovegroup: change(ROUTE_PATHS.admincustomermovegroup),
   admincustomernote: change(ROUTE_PATHS.admincustomernote),
   admincustomeradjust: change(ROUTE_PATHS.admincustomeradjust),

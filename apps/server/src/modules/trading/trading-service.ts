@@ -531,7 +531,7 @@ export class TradingService {
     const view = this.ownAccount(ctx, input.account_id);
     const order = this.engine.order(input.order_id);
     if (!order || order.accountId !== view.accountId)
-      throw await this.notHeld(ctx, view.accountId, input.order_id, 'order');
+      throw await this.notHeld(ctx.services.database.db, view.accountId, input.order_id, 'order');
     const price = this.price(order.symbol, input.price, 'price') as number;
     unwrap(
       await this.host.submit({
@@ -551,18 +551,40 @@ export class TradingService {
 
   async cancelOrder(ctx: TCallContext, input: TRouteInput<'ordercancel'>) {
     const view = this.ownAccount(ctx, input.account_id);
-    const result = await this.host.submit({
+    await this.applyOnTicket(ctx.services.database.db, 'order', {
       type: 'cancel_order',
       clientKey: input.idempotencyKey,
       time: Date.now(),
       accountId: view.accountId,
       orderId: input.order_id,
     });
-    // The engine only knows live orders: whether a gone one was this account's is in its history.
-    if (!result.ok && (result.error === 'ORDER_NOT_FOUND' || result.error === 'ORDER_ALREADY_CLOSED'))
-      throw await this.notHeld(ctx, view.accountId, input.order_id, 'order');
-    unwrap(result);
     return { ok: true as const };
+  }
+
+  /**
+   * Applies a command on one order or position of an account. The engine only knows live ones: a
+   * gone ticket answers -3001 when the account's history has it, -3005 when it never was the
+   * account's (the engine alone would say -3001 for any past ticket, anyone's).
+   */
+  async applyOnTicket(
+    db: TDb,
+    kind: 'order' | 'position',
+    command: Extract<TCommand, { type: 'cancel_order' | 'close_position' }>,
+  ) {
+    const result = await this.host.submit(command);
+    if (
+      !result.ok &&
+      (result.error === 'ORDER_NOT_FOUND' ||
+        result.error === 'POSITION_NOT_FOUND' ||
+        result.error === 'ORDER_ALREADY_CLOSED')
+    )
+      throw await this.notHeld(
+        db,
+        command.accountId,
+        command.type === 'cancel_order' ? command.orderId : command.positionId,
+        kind,
+      );
+    return unwrap(result);
   }
 
   /**
@@ -570,12 +592,11 @@ export class TradingService {
    * has it (filled, cancelled or closed), -3005 when it never existed for this account.
    */
   private async notHeld(
-    ctx: TCallContext,
+    db: TDb,
     accountId: number,
     id: number,
     kind: 'order' | 'position',
   ): Promise<AppError> {
-    const db = ctx.services.database.db;
     const found =
       kind === 'order'
         ? await db
@@ -597,7 +618,7 @@ export class TradingService {
     const view = this.ownAccount(ctx, input.account_id);
     const position = this.engine.position(input.order_id);
     if (!position || position.accountId !== view.accountId)
-      throw await this.notHeld(ctx, view.accountId, input.order_id, 'position');
+      throw await this.notHeld(ctx.services.database.db, view.accountId, input.order_id, 'position');
     unwrap(
       await this.host.submit({
         type: 'modify_position',
@@ -626,7 +647,7 @@ export class TradingService {
 
   async closePosition(ctx: TCallContext, input: TRouteInput<'positionclose'>) {
     const view = this.ownAccount(ctx, input.account_id);
-    const submitted = await this.host.submit({
+    const result = await this.applyOnTicket(ctx.services.database.db, 'position', {
       type: 'close_position',
       clientKey: input.idempotencyKey,
       time: Date.now(),
@@ -634,12 +655,7 @@ export class TradingService {
       positionId: input.order_id,
       ...(input.volume ? { volume: lotsToUnits(input.volume) } : {}),
     });
-    if (
-      !submitted.ok &&
-      (submitted.error === 'POSITION_NOT_FOUND' || submitted.error === 'ORDER_ALREADY_CLOSED')
-    )
-      throw await this.notHeld(ctx, view.accountId, input.order_id, 'position');
-    return this.closedSummary(unwrap(submitted));
+    return this.closedSummary(result);
   }
 
   async closeAll(ctx: TCallContext, input: TRouteInput<'closeall'>) {

@@ -104,3 +104,61 @@ export async function moveAccount(ctx: TCallContext, input: TAccountInput & { gr
   });
   return accountAnswer(ctx, input.userId, input.accountId);
 }
+
+/**
+ * Closes a customer's position at the market as the broker's dealer: the engine's own close (the
+ * account's restrictions still apply), recorded with close reason 2 (automatic, not the trader's)
+ * and in the audit trail. The idempotency key makes a repeated click close once.
+ */
+export async function closePositionAsDealer(
+  ctx: TCallContext,
+  input: TAccountInput & { positionId: number; idempotencyKey: string },
+) {
+  const view = customerAccount(ctx, input.userId, input.accountId);
+  // The engine checks the position is this account's (-3005 otherwise) and answers a repeated key
+  // with the first result; the audit records the close that happened, once.
+  const found = ctx.services.engine.core.position(input.positionId);
+  const position = found?.accountId === view.accountId ? found : undefined;
+  const result = await ctx.services.trading.applyOnTicket(ctx.services.database.db, 'position', {
+    type: 'close_position',
+    clientKey: `staff-close:${input.idempotencyKey}`,
+    time: Date.now(),
+    accountId: view.accountId,
+    positionId: input.positionId,
+    reason: 2,
+  });
+  const closed = result.events.find((e) => e.type === 'position_closed');
+  if (position)
+    await audit(ctx, 'customers.position.close', input, {
+      positionId: input.positionId,
+      symbol: position.symbol,
+      volume: position.volume,
+      profit: closed?.type === 'position_closed' ? closed.profit : null,
+    });
+  return accountAnswer(ctx, input.userId, input.accountId);
+}
+
+/** Cancels a customer's pending order as the broker's dealer, recorded in the audit trail. */
+export async function cancelOrderAsDealer(
+  ctx: TCallContext,
+  input: TAccountInput & { orderId: number; idempotencyKey: string },
+) {
+  const view = customerAccount(ctx, input.userId, input.accountId);
+  const found = ctx.services.engine.core.order(input.orderId);
+  const order = found?.accountId === view.accountId ? found : undefined;
+  await ctx.services.trading.applyOnTicket(ctx.services.database.db, 'order', {
+    type: 'cancel_order',
+    clientKey: `staff-cancel:${input.idempotencyKey}`,
+    time: Date.now(),
+    accountId: view.accountId,
+    orderId: input.orderId,
+  });
+  if (order)
+    await audit(ctx, 'customers.order.cancel', input, {
+      orderId: input.orderId,
+      symbol: order.symbol,
+      type: order.type,
+      volume: order.volume,
+    });
+  return accountAnswer(ctx, input.userId, input.accountId);
+}

@@ -1,6 +1,12 @@
 import type { customersRoutes } from '@broker/contracts/admin/customers-routes';
 import type { THandlers } from '../../../http/gateway';
-import { moveAccount, resetDemoAccount, restrictAccount } from './account-actions';
+import {
+  cancelOrderAsDealer,
+  closePositionAsDealer,
+  moveAccount,
+  resetDemoAccount,
+  restrictAccount,
+} from './account-actions';
 import {
   approveAdjustment,
   listAdjustments,
@@ -26,6 +32,8 @@ export const customersHandlers: Pick<THandlers, keyof typeof customersRoutes> = 
   admincustomersignout: (input, ctx) => signOutCustomer(ctx, input.userId),
   admincustomerrestrict: (input, ctx) => restrictAccount(ctx, input),
   admincustomerdemoreset: (input, ctx) => resetDemoAccount(ctx, input),
+  admincustomerpositionclose: (input, ctx) => closePositionAsDealer(ctx, input),
+  admincustomerordercancel: (input, ctx) => cancelOrderAsDealer(ctx, input),
   admincustomermovegroup: (input, ctx) => moveAccount(ctx, input),
   admincustomernote: (input, ctx) => addNote(ctx, input),
   admincustomeradjust: (input, ctx) => requestAdjustment(ctx, input),
