@@ -6,35 +6,7 @@ import {
   type TAccountEvent,
   type TAccountSnapshot,
 } from '../../src/lib/trading/account-stream';
-
-class FakeSocket {
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  closed = false;
-  constructor(
-    readonly url: string,
-    private readonly handlers: { open(): void; message(data: string): void; close(code: number): void },
-  ) {}
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  accept() {
-    this.readyState = 1;
-    this.handlers.open();
-    this.receive({ type: 'welcome', time: Date.now(), heartbeatMs: 15_000 });
-  }
-  receive(message: unknown) {
-    this.handlers.message(JSON.stringify(message));
-  }
-  drop(code = 1006) {
-    this.readyState = 3;
-    this.handlers.close(code);
-  }
-}
+import { FakeSocket } from './fake-socket';
 
 const position = (order_id: number, volume = '0.10', profit = '1.00') =>
   ({

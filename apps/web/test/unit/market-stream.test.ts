@@ -10,37 +10,7 @@ import {
   type TCandle,
   type TQuote,
 } from '../../src/lib/market-stream';
-
-class FakeSocket {
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  closed = false;
-  constructor(
-    readonly url: string,
-    private readonly handlers: { open(): void; message(data: string): void; close(): void },
-  ) {}
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  /** The server accepted the connection. */
-  accept() {
-    this.readyState = 1;
-    this.handlers.open();
-    this.receive({ type: 'welcome', time: Date.now(), heartbeatMs: 15_000 });
-  }
-  receive(message: unknown) {
-    this.handlers.message(JSON.stringify(message));
-  }
-  /** The connection dropped. */
-  drop() {
-    this.readyState = 3;
-    this.handlers.close();
-  }
-}
+import { FakeSocket } from './fake-socket';
 
 function quote(symbol: string, bid: string, time: number, overrides: Partial<TQuote> = {}): TQuote {
   return {

@@ -12,34 +12,7 @@ import {
   type TStreamLink,
 } from '../../src/lib/market-stream';
 import { ACCOUNT_STREAM_TIMING, AccountStream } from '../../src/lib/trading/account-stream';
-
-/** A socket the test drives: it never closes by itself, like a browser's socket on a dead network. */
-class FakeSocket {
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  closed = false;
-  constructor(
-    private readonly handlers: { open(): void; message(data: string): void; close(code?: number): void },
-  ) {}
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  accept() {
-    this.readyState = 1;
-    this.handlers.open();
-    this.receive({ type: 'welcome', time: Date.now(), heartbeatMs: 15_000 });
-  }
-  receive(message: unknown) {
-    this.handlers.message(JSON.stringify(message));
-  }
-  pings() {
-    return this.sent.filter((m) => m.op === 'ping').length;
-  }
-}
+import { FakeSocket } from './fake-socket';
 
 function quote(symbol: string, bid: string, time: number): TQuote {
   return {
@@ -64,7 +37,7 @@ function marketSetup() {
   const stream = new MarketStream({
     url: () => 'ws://test/ws/market',
     createSocket: (_url, handlers) => {
-      const socket = new FakeSocket(handlers);
+      const socket = new FakeSocket('', handlers);
       sockets.push(socket);
       return socket;
     },
@@ -78,7 +51,7 @@ function accountSetup() {
   const stream = new AccountStream({
     url: () => 'ws://test/ws/account',
     createSocket: (_url, handlers) => {
-      const socket = new FakeSocket(handlers);
+      const socket = new FakeSocket('', handlers);
       sockets.push(socket);
       return socket;
     },

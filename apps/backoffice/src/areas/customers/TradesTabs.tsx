@@ -11,6 +11,27 @@ import { ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
 type TPosition = TTabProps['detail']['positions'][number];
 type TOrder = TTabProps['detail']['orders'][number];
 
+/** The dealer's action on a row (close a position, cancel an order), for holders of users.trade. */
+function dealerColumn<R>(testId: string, label: string, act: (row: R) => void): TColumn<R> {
+  return {
+    key: 'actions',
+    header: '',
+    align: 'end',
+    render: (row) => (
+      <Can permission="users.trade">
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          data-testid={testId}
+          onClick={() => act(row)}
+        >
+          {label}
+        </button>
+      </Can>
+    ),
+  };
+}
+
 /** Open positions of every account of the customer, with live profit; a dealer can close one. */
 export function PositionsTab({ detail, reload, notify }: TTabProps) {
   const { t } = useI18n();
@@ -62,23 +83,7 @@ export function PositionsTab({ detail, reload, notify }: TTabProps) {
         header: t('admin.customers.trade.openTime'),
         render: (p) => format.dateTime(p.open_time),
       },
-      {
-        key: 'actions',
-        header: '',
-        align: 'end',
-        render: (p) => (
-          <Can permission="users.trade">
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              data-testid="position-close"
-              onClick={() => setClosing(p)}
-            >
-              {t('admin.customers.dealer.close')}
-            </button>
-          </Can>
-        ),
-      },
+      dealerColumn<TPosition>('position-close', t('admin.customers.dealer.close'), setClosing),
     ],
     [t, format, col],
   );
@@ -205,23 +210,7 @@ export function OrdersTab({ detail, reload, notify }: TTabProps) {
       },
       col.stops(),
       { key: 'time', header: t('admin.customers.trade.placed'), render: (o) => format.dateTime(o.time) },
-      {
-        key: 'actions',
-        header: '',
-        align: 'end',
-        render: (o) => (
-          <Can permission="users.trade">
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              data-testid="order-cancel"
-              onClick={() => setCancelling(o)}
-            >
-              {t('admin.customers.dealer.cancel')}
-            </button>
-          </Can>
-        ),
-      },
+      dealerColumn<TOrder>('order-cancel', t('admin.customers.dealer.cancel'), setCancelling),
     ],
     [t, format, col],
   );
