@@ -60,18 +60,6 @@ export function PositionsTab({ detail, reload, notify }: TTabProps) {
         render: (p) => format.money(p.margin),
       },
       {
-        key: 'swap',
-        header: t('admin.customers.trade.swap'),
-        align: 'end',
-        render: (p) => format.money(p.swap),
-      },
-      {
-        key: 'commission',
-        header: t('admin.customers.trade.commission'),
-        align: 'end',
-        render: (p) => format.money(p.commission),
-      },
-      {
         key: 'profit',
         header: t('admin.customers.trade.profit'),
         align: 'end',
@@ -81,7 +69,7 @@ export function PositionsTab({ detail, reload, notify }: TTabProps) {
       {
         key: 'time',
         header: t('admin.customers.trade.openTime'),
-        render: (p) => format.dateTime(p.open_time),
+        render: (p) => format.shortDateTime(p.open_time),
       },
       dealerColumn<TPosition>('position-close', t('admin.customers.dealer.close'), setClosing),
     ],
@@ -209,7 +197,7 @@ export function OrdersTab({ detail, reload, notify }: TTabProps) {
         render: (o) => (o.limit_price ? format.decimal(o.limit_price) : '—'),
       },
       col.stops(),
-      { key: 'time', header: t('admin.customers.trade.placed'), render: (o) => format.dateTime(o.time) },
+      { key: 'time', header: t('admin.customers.trade.placed'), render: (o) => format.shortDateTime(o.time) },
       dealerColumn<TOrder>('order-cancel', t('admin.customers.dealer.cancel'), setCancelling),
     ],
     [t, format, col],

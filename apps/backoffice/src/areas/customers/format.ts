@@ -112,6 +112,8 @@ export function useFormat() {
     });
     const decimal = exactDecimalFormat(intl);
     const dateTime = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'short' });
+    // Wide tables (positions, orders): the short date leaves room for the row's actions.
+    const shortDateTime = new Intl.DateTimeFormat(intl, { dateStyle: 'short', timeStyle: 'short' });
     const date = new Intl.DateTimeFormat(intl, { dateStyle: 'medium' });
     const regions = new Intl.DisplayNames([intl], { type: 'region' });
     return {
@@ -119,6 +121,7 @@ export function useFormat() {
       signed: (value: string) => signed.format(value as TNumeric),
       decimal,
       dateTime: (value: string | number) => dateTime.format(new Date(value)),
+      shortDateTime: (value: string | number) => shortDateTime.format(new Date(value)),
       date: (value: string | number) => date.format(new Date(value)),
       country: (code: string | null) => {
         if (!code) return null;
