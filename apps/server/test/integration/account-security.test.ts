@@ -74,6 +74,17 @@ describe('sessions, password change and settings', () => {
       -9001,
     );
     expect((await api.post('/api/v1/usercenter/settings')).body.data.theme).toBe('white');
+
+    // Switches flipped at once (three quick clicks) all survive: no patch overwrites another.
+    await Promise.all([
+      api.post('/api/v1/usercenter/savesettings', { notification: { createOrder: false } }, csrf),
+      api.post('/api/v1/usercenter/savesettings', { notification: { closeOrder: false } }, csrf),
+      api.post('/api/v1/usercenter/savesettings', { display: { historyOrder: false } }, csrf),
+      api.post('/api/v1/usercenter/savesettings', { display: { floatLayer: false } }, csrf),
+    ]);
+    const merged = (await api.post('/api/v1/usercenter/settings')).body.data;
+    expect(merged.notification).toMatchObject({ createOrder: false, closeOrder: false, ringsOpen: true });
+    expect(merged.display).toMatchObject({ historyOrder: false, floatLayer: false, currentOrder: true });
   });
 
   it('changes the password only with the old one, to a different one, and ends every session', async () => {

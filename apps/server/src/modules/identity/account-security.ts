@@ -207,17 +207,22 @@ export async function saveSettings({
     theme: TUserSettings['theme'];
   }>;
 }): Promise<TUserSettings> {
-  const current = await loadSettings({ db, userId });
-  const next: TUserSettings = {
-    notification: { ...current.notification, ...patch.notification },
-    klineColor: patch.klineColor ?? current.klineColor,
-    display: { ...current.display, ...patch.display },
-    theme: patch.theme ?? current.theme,
-  };
-  await db
-    .updateTable('users')
-    .set({ settings: JSON.stringify(next) })
-    .where('id', '=', userId)
-    .execute();
-  return next;
+  // Read, merge and write under the row's lock: two patches sent at once (three switches clicked
+  // quickly) must both survive, not the later one overwrite the earlier from a stale read.
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+    const current = await loadSettings({ db: trx, userId });
+    const next: TUserSettings = {
+      notification: { ...current.notification, ...patch.notification },
+      klineColor: patch.klineColor ?? current.klineColor,
+      display: { ...current.display, ...patch.display },
+      theme: patch.theme ?? current.theme,
+    };
+    await trx
+      .updateTable('users')
+      .set({ settings: JSON.stringify(next) })
+      .where('id', '=', userId)
+      .execute();
+    return next;
+  });
 }
