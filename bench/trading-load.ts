@@ -12,8 +12,10 @@ import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Trader } from '../apps/server/test/trader';
 
-const { baseUrl, cookies, userId, cipherKey, accounts, seconds, concurrency } = workerData as {
+const { baseUrl, targetUrl, cookies, userId, cipherKey, accounts, seconds, concurrency } = workerData as {
   baseUrl: string;
+  /** Where to send the orders, when not to baseUrl (the bare-route ceiling); the token comes from baseUrl. */
+  targetUrl?: string;
   cookies: [string, string][];
   userId: string;
   cipherKey: string;
@@ -27,7 +29,7 @@ trader.api.cookies = new Map(cookies);
 trader.userId = userId;
 trader.cipherKey = cipherKey;
 await trader.renewTradeToken();
-const url = new URL(baseUrl);
+const url = new URL(targetUrl ?? baseUrl);
 const headers = {
   ...trader.headers,
   cookie: trader.api.cookieHeader(),

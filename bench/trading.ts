@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,6 +24,7 @@ import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import { type TCommand, TradingEngine } from '@broker/domain/trading/engine-core';
 import { compileInstrument } from '@broker/domain/trading/instrument-terms';
 import { PGlite } from '@electric-sql/pglite';
+import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { OrderBook, Side } from 'nodejs-order-book';
 import pg from 'pg';
@@ -76,6 +77,35 @@ async function load(op: (worker: number) => Promise<void>) {
   };
 }
 
+/**
+ * CPU milliseconds used so far by the local PostgreSQL server's processes (the postmaster's count
+ * includes its ended children), from /proc; null where /proc or the server is not there.
+ */
+function postgresCpuMs(): number | null {
+  try {
+    let ticks = 0;
+    let found = false;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      // utime, stime, cutime, cstime: fields 14 to 17 of stat, 11 to 14 after the name.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      found = true;
+    }
+    return found ? ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
 async function httpOrders(kind: 'pglite' | 'postgresql') {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-trading-'));
   const database = kind === 'postgresql' ? await freshDatabaseUrl() : null;
@@ -100,56 +130,27 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
     // margin, so tens of thousands of orders stay far from any margin limit.
     const accounts: number[] = [];
     for (let i = 0; i < 5; i++) accounts.push(await trader.createAccount(1, 2, 100));
-    // Clients run in a worker thread: in production they are other machines, not the server's thread.
-    const worker = new Worker(new URL('./trading-load.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
-      workerData: {
-        baseUrl,
-        cookies: [...trader.api.cookies],
-        userId: trader.userId,
-        cipherKey: trader.cipherKey,
-        accounts,
-        seconds: SECONDS,
-        concurrency: CONCURRENCY,
-      },
-    });
-    // CPU and server-thread use over the measured window: from the worker's 'start' to its answer.
-    let profiler: Session | null = null;
-    let cpu0 = process.cpuUsage();
-    let elu0 = performance.eventLoopUtilization();
-    const measured = await new Promise<{
-      latencies: number[];
-      errors: number;
-      elapsed: number;
-      busy: number;
-    }>((resolve, reject) => {
-      worker.on(
-        'message',
-        (message: 'start' | { latencies: number[]; errors: number; elapsed: number; busy: number }) => {
-          if (message !== 'start') return resolve(message);
-          if (PROFILE_DIR) profiler = startProfile();
-          cpu0 = process.cpuUsage();
-          elu0 = performance.eventLoopUtilization();
-        },
-      );
-      worker.once('error', reject);
-    });
-    if (profiler && PROFILE_DIR)
-      await stopProfile(profiler, join(PROFILE_DIR, `server-thread-${kind}.cpuprofile`));
-    const cpu = process.cpuUsage(cpu0);
-    const elu = performance.eventLoopUtilization(elu0);
-    await worker.terminate();
-    const sortedLatencies = measured.latencies.sort((a, b) => a - b);
-    const orders = {
-      perSecond: Math.round(sortedLatencies.length / measured.elapsed),
-      p50ms: round(percentile(sortedLatencies, 50)),
-      p99ms: round(percentile(sortedLatencies, 99)),
-      count: sortedLatencies.length,
-      errors: measured.errors,
-      processCores: round((cpu.user + cpu.system) / 1000 / (measured.elapsed * 1000)),
-      serverThreadBusy: round(elu.utilization),
-      loadThreadBusy: round(measured.busy),
+    const clients = {
+      baseUrl,
+      cookies: [...trader.api.cookies],
+      userId: trader.userId,
+      cipherKey: trader.cipherKey,
+      accounts,
     };
+    const orders = await runLoad(kind, clients, join(PROFILE_DIR ?? '', `server-thread-${kind}.cpuprofile`));
+    // The ceiling HTTP alone sets here: the same clients and requests against a bare Fastify route
+    // on this thread that parses the body and answers a fixed ticket, with no work behind it.
+    const bareServer = Fastify({ logger: false });
+    bareServer.post('/api/v1/order/send', async () => ({
+      success: true,
+      data: { ticket: 1, kind: 'position' },
+    }));
+    await bareServer.listen({ port: 0, host: '127.0.0.1' });
+    const bareHttp = await runLoad(kind, {
+      ...clients,
+      targetUrl: `http://127.0.0.1:${(bareServer.server.address() as { port: number }).port}`,
+    });
+    await bareServer.close();
     const engineStats = { ...app.services.engine.stats };
     const db = app.services.database.db;
     await sql`create table bench_inserts (id bigserial primary key, account_id bigint not null, payload text not null)`.execute(
@@ -173,6 +174,14 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
       rawInsertsThroughApp: throughApp,
       rawInsertsBareDriver: bare,
       ratio: round(orders.perSecond / Math.max(1, baseline)),
+      bareHttpRoute: {
+        perSecond: bareHttp.perSecond,
+        p50ms: bareHttp.p50ms,
+        p99ms: bareHttp.p99ms,
+        serverThreadBusy: bareHttp.serverThreadBusy,
+        loadThreadBusy: bareHttp.loadThreadBusy,
+      },
+      ratioToBareHttp: round(orders.perSecond / Math.max(1, bareHttp.perSecond)),
       averageBatch: round(engineStats.items / Math.max(1, engineStats.batches), 1),
       largestBatch: engineStats.largestBatch,
       commitMsPerBatch: round(engineStats.commitMs / Math.max(1, engineStats.batches)),
@@ -182,6 +191,74 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs the load generator (trading-load.ts) in a worker thread: clients are other machines in
+ * production, not the server's thread. Measures over the worker's window: throughput, latency,
+ * CPU of this process, this thread's busy share, and the PostgreSQL server's CPU.
+ */
+async function runLoad(
+  kind: 'pglite' | 'postgresql',
+  load: {
+    baseUrl: string;
+    targetUrl?: string;
+    cookies: [string, string][];
+    userId: string;
+    cipherKey: string;
+    accounts: number[];
+  },
+  profileFile?: string,
+) {
+  const worker = new Worker(new URL('./trading-load.ts', import.meta.url), {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(PROFILE_DIR && profileFile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ],
+    workerData: { ...load, seconds: SECONDS, concurrency: CONCURRENCY },
+  });
+  let profiler: Session | null = null;
+  let cpu0 = process.cpuUsage();
+  let elu0 = performance.eventLoopUtilization();
+  let server0 = kind === 'postgresql' ? postgresCpuMs() : null;
+  const measured = await new Promise<{
+    latencies: number[];
+    errors: number;
+    elapsed: number;
+    busy: number;
+  }>((resolve, reject) => {
+    worker.on(
+      'message',
+      (message: 'start' | { latencies: number[]; errors: number; elapsed: number; busy: number }) => {
+        if (message !== 'start') return resolve(message);
+        if (PROFILE_DIR && profileFile) profiler = startProfile();
+        cpu0 = process.cpuUsage();
+        elu0 = performance.eventLoopUtilization();
+        server0 = kind === 'postgresql' ? postgresCpuMs() : null;
+      },
+    );
+    worker.once('error', reject);
+  });
+  if (profiler && profileFile) await stopProfile(profiler, profileFile);
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0);
+  const server1 = kind === 'postgresql' ? postgresCpuMs() : null;
+  await worker.terminate();
+  const sortedLatencies = measured.latencies.sort((a, b) => a - b);
+  return {
+    perSecond: Math.round(sortedLatencies.length / measured.elapsed),
+    p50ms: round(percentile(sortedLatencies, 50)),
+    p99ms: round(percentile(sortedLatencies, 99)),
+    count: sortedLatencies.length,
+    errors: measured.errors,
+    processCores: round((cpu.user + cpu.system) / 1000 / (measured.elapsed * 1000)),
+    serverThreadBusy: round(elu.utilization),
+    loadThreadBusy: round(measured.busy),
+    // The PostgreSQL server's processes on this machine (read from /proc; null elsewhere).
+    postgresCores:
+      server0 !== null && server1 !== null ? round((server1 - server0) / (measured.elapsed * 1000)) : null,
+  };
 }
 
 /** Starts the V8 profiler on this (the server's) thread. */

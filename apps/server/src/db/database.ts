@@ -15,8 +15,13 @@ export interface TRawConnection {
 export interface TDatabase {
   db: TDb;
   kind: 'pglite' | 'postgres';
-  /** Runs raw SQL with several statements as one implicit transaction (the engine's group commit). */
+  /** Runs raw SQL with several statements as one implicit transaction. */
   exec(sqlText: string): Promise<void>;
+  /**
+   * Runs one statement with text parameters, prepared once per connection under `name` (the text
+   * must always be the same for a name). The engine's group commit: one statement, all or nothing.
+   */
+  run(name: string, sqlText: string, params: readonly string[]): Promise<void>;
   /** Runs fn on one pinned connection, for session-scoped work such as advisory locks. */
   withConnection<T>(fn: (connection: TRawConnection) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
@@ -117,6 +122,9 @@ export async function openDatabase(options: {
       exec: async (text) => {
         await pool.query(text);
       },
+      run: async (name, text, params) => {
+        await pool.query({ name, text, values: params as string[] });
+      },
       withConnection: async (fn) => {
         const connection = await pool.connect();
         try {
@@ -150,6 +158,8 @@ export async function openDatabase(options: {
   // biome-ignore lint/suspicious/noExplicitAny: the wrapper implements the subset of pg.Pool Kysely uses
   const db = new Kysely<TDatabaseSchema>({ dialect: new PostgresDialect({ pool: pool as any }) });
   let closed = false;
+  const prepared = new Map<string, string>();
+  let preparations = 0;
   const withConnection = async <T>(fn: (connection: TRawConnection) => Promise<T>): Promise<T> => {
     const me = {};
     await pool.acquire(me);
@@ -173,6 +183,21 @@ export async function openDatabase(options: {
     exec: async (text) => {
       while (pool.held(null)) await pool.tail();
       await client.exec(text);
+    },
+    // PGlite keeps no named statements of the wire protocol: the statement is prepared with SQL
+    // (PREPARE, in the same message as its first EXECUTE) and run with EXECUTE and literals.
+    run: async (name, text, params) => {
+      let handle = prepared.get(name);
+      let prepare = '';
+      if (!handle) {
+        // A fresh handle for every attempt: a PREPARE that ran before a failure stays behind.
+        handle = `${name}_${++preparations}`;
+        prepare = `prepare ${handle} as ${text};\n`;
+      }
+      const args = params.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ');
+      while (pool.held(null)) await pool.tail();
+      await client.exec(`${prepare}execute ${handle}(${args})`);
+      prepared.set(name, handle);
     },
     withConnection,
     ping: async () => {

@@ -192,9 +192,9 @@ describe('engine restart', () => {
 
       // The next group commit fails, as a lost connection or a full disk would make it.
       const database = server.app.services.database;
-      const exec = database.exec;
-      database.exec = async () => {
-        database.exec = exec;
+      const run = database.run;
+      database.run = async () => {
+        database.run = run;
         throw new Error('injected commit failure');
       };
       const lost = await trader.send(accountId, {
