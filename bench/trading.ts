@@ -5,7 +5,10 @@
  *    100,000 triggers (packages/domain/test/trading/bench-core.ts, run as a child process).
  * 2. Order placement through HTTP (gateway, session, trade token, signature check, engine,
  *    durable group commit) on embedded PGlite (on disk) and, when DATABASE_URL names one, on the
- *    PostgreSQL server — each beside raw single-row INSERTs on the same database in the same run.
+ *    PostgreSQL server — each beside raw single-row INSERTs on the same database in the same run,
+ *    and beside the same clients against a bare Fastify route (the ceiling HTTP alone sets). Also
+ *    reported: this process's cores, the server thread's busy share, the PostgreSQL server's cores
+ *    (from /proc), and the group commits (orders per commit, ms per commit).
  * 3. The engine's in-memory order path beside the npm package `nodejs-order-book`, same harness.
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_ONLY=ticks|http|memory,

@@ -284,10 +284,6 @@ function arrayText(values: readonly unknown[]): string {
   return `${text}}`;
 }
 
-/**
- * The parts of a group commit: each one table's rows, as columns with their SQL types in parameter
- * order. A part with rows becomes one data-modifying CTE over `unnest` of its columns.
- */
 /** An account's stored state (what commands change), in the order of accountState(). */
 const ACCOUNT_STATE = [
   ['trade_type', 'smallint'],
@@ -327,6 +323,10 @@ function accountState(r: TAccountRow): unknown[] {
   ];
 }
 
+/**
+ * The parts of a group commit: each one table's rows, as columns with their SQL types in parameter
+ * order. A part with rows becomes one data-modifying CTE over `unnest` of its columns.
+ */
 const PARTS = {
   accountsNew: [
     ['id', 'bigint'],
