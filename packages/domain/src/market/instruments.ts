@@ -1,9 +1,10 @@
 import {
-  SESSION_ASIA_INDEX,
   SESSION_CRYPTO,
   SESSION_DAILY_BREAK,
   SESSION_EU_INDEX,
   SESSION_FX,
+  SESSION_HK_INDEX,
+  SESSION_JP_INDEX,
   type TSessionWindow,
 } from './sessions';
 
@@ -523,7 +524,7 @@ export const DEFAULT_INSTRUMENTS: readonly TInstrumentSpec[] = [
     volatility: 0.14,
     referencePrice: 7952.6,
   }),
-  cfd('indices', SESSION_ASIA_INDEX, {
+  cfd('indices', SESSION_JP_INDEX, {
     symbol: 'JP225',
     base: 'NKY',
     quote: 'JPY',
@@ -537,7 +538,7 @@ export const DEFAULT_INSTRUMENTS: readonly TInstrumentSpec[] = [
     volatility: 0.2,
     referencePrice: 39520,
   }),
-  cfd('indices', SESSION_ASIA_INDEX, {
+  cfd('indices', SESSION_HK_INDEX, {
     symbol: 'HK50',
     base: 'HSI',
     quote: 'HKD',

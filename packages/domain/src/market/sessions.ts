@@ -41,14 +41,26 @@ function withDailyBreak(breakFrom: number, breakTo: number): TSessionWindow[] {
 /** Crude oil and US indices: daily break 21:00–22:00 UTC, closed at weekends. */
 export const SESSION_DAILY_BREAK: readonly TSessionWindow[] = withDailyBreak(21 * 60, 22 * 60);
 
-/** European and Asian cash-index CFDs: Monday to Friday, 07:00 to 21:00 UTC and 00:00 to 06:00 UTC respectively. */
+/** European cash-index CFDs (GER40, UK100): Monday to Friday, 07:00 to 21:00 UTC. */
 export const SESSION_EU_INDEX: readonly TSessionWindow[] = [1, 2, 3, 4, 5].map((d) => ({
   from: d * DAY + 7 * 60,
   to: d * DAY + 21 * 60,
 }));
-export const SESSION_ASIA_INDEX: readonly TSessionWindow[] = [1, 2, 3, 4, 5].map((d) => ({
+/**
+ * JP225: the Tokyo cash session, 09:00 to 15:30 JST, Monday to Friday: 00:00 to 06:30 UTC (the
+ * lunch break is not modelled).
+ */
+export const SESSION_JP_INDEX: readonly TSessionWindow[] = [1, 2, 3, 4, 5].map((d) => ({
   from: d * DAY,
-  to: d * DAY + 7 * 60,
+  to: d * DAY + 6 * 60 + 30,
+}));
+/**
+ * HK50: the Hong Kong cash session, 09:30 to 16:00 HKT, Monday to Friday: 01:30 to 08:00 UTC (the
+ * lunch break is not modelled).
+ */
+export const SESSION_HK_INDEX: readonly TSessionWindow[] = [1, 2, 3, 4, 5].map((d) => ({
+  from: d * DAY + 90,
+  to: d * DAY + 8 * 60,
 }));
 
 /** The start of the session window containing `timeMs`, or null when closed. */

@@ -7,6 +7,8 @@ import {
   SESSION_DAILY_BREAK,
   SESSION_EU_INDEX,
   SESSION_FX,
+  SESSION_HK_INDEX,
+  SESSION_JP_INDEX,
   sessionOpenedAt,
 } from '../../src/market/sessions';
 
@@ -31,6 +33,18 @@ describe('trading sessions', () => {
     expect(isOpenAt(SESSION_CRYPTO, at('2026-11-28T12:00:00Z'))).toBe(true);
     expect(isOpenAt(SESSION_EU_INDEX, at('2026-11-24T06:59:00Z'))).toBe(false);
     expect(isOpenAt(SESSION_EU_INDEX, at('2026-11-24T07:00:00Z'))).toBe(true);
+  });
+  it('keeps Tokyo and Hong Kong in their own cash hours', () => {
+    // Tokyo 09:00–15:30 JST is 00:00–06:30 UTC; Hong Kong 09:30–16:00 HKT is 01:30–08:00 UTC.
+    expect(isOpenAt(SESSION_JP_INDEX, at('2026-11-24T00:00:00Z'))).toBe(true);
+    expect(isOpenAt(SESSION_JP_INDEX, at('2026-11-24T06:30:00Z'))).toBe(false);
+    expect(isOpenAt(SESSION_HK_INDEX, at('2026-11-24T01:29:00Z'))).toBe(false);
+    expect(isOpenAt(SESSION_HK_INDEX, at('2026-11-24T07:30:00Z'))).toBe(true);
+    expect(isOpenAt(SESSION_HK_INDEX, at('2026-11-24T08:00:00Z'))).toBe(false);
+    // Closed at the weekend (Saturday 02:00 UTC).
+    expect(isOpenAt(SESSION_HK_INDEX, at('2026-11-28T02:00:00Z'))).toBe(false);
+    const hk = DEFAULT_INSTRUMENTS.find((i) => i.symbol === 'HK50');
+    expect(hk?.sessions).toBe(SESSION_HK_INDEX);
   });
 });
 
