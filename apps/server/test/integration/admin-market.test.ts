@@ -407,6 +407,9 @@ describe('market configuration: account groups', () => {
     const breaking = await save(staff, 'XAUUSD', { minVolume: '10', maxVolume: '100' });
     expect(breaking.body.errorCode).toBe(-6013);
     expect(Object.keys(breaking.body.fields ?? {})).toEqual(['maxVolume']);
+    // The message names the group whose overrides the change would break.
+    expect(breaking.body.messageKey).toBe('errors.-6013.groupClash');
+    expect(breaking.body.message).toContain('“Pro”');
 
     const history = await staff.data('adminmarkethistory', { groupId: group.id, scope: 'group_terms' });
     expect(history.items[0]).toMatchObject({

@@ -72,6 +72,7 @@ export type TEditNotice = 'unchanged' | 'invalid' | 'stale' | null;
 /** The footer of an editor drawer: the notice, Cancel (Close when read-only) and Review. */
 export function EditorFooter({
   notice,
+  noticeText,
   canEdit,
   onReload,
   onClose,
@@ -79,6 +80,8 @@ export function EditorFooter({
   reviewTestId,
 }: {
   notice: TEditNotice;
+  /** The server's own words for an 'invalid' notice when they say more (which group clashes). */
+  noticeText?: string | null;
   canEdit: boolean;
   onReload: () => void;
   onClose: () => void;
@@ -97,6 +100,8 @@ export function EditorFooter({
                 {t('admin.market.edit.reload')}
               </button>
             </>
+          ) : notice === 'invalid' && noticeText ? (
+            noticeText
           ) : (
             t(notice === 'unchanged' ? 'admin.market.edit.unchanged' : 'admin.market.edit.invalid')
           )}

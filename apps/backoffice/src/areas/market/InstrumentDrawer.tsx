@@ -60,11 +60,13 @@ export function InstrumentDrawer({
   const [errors, setErrors] = useState<TFieldErrors>({ problems: {}, clashes: {}, server: {} });
   const [review, setReview] = useState<TInstrumentConfig | null>(null);
   const [notice, setNotice] = useState<TEditNotice>(null);
+  const [clash, setClash] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [confirmError, setConfirmError] = useState<string | null>(null);
   const update = (change: Partial<TInstrumentForm>) => {
     setForm((f) => ({ ...f, ...change }));
     setNotice(null);
+    setClash(null);
   };
   const cap = form.maxLeverage.trim() === '' ? instrument.defaultLeverage : Number(form.maxLeverage);
 
@@ -77,6 +79,7 @@ export function InstrumentDrawer({
   };
 
   const submit = () => {
+    setClash(null);
     const { config, problems } = readInstrumentForm(form, instrument.defaultLeverage);
     const clashes: Record<string, string> = {};
     if (Object.keys(problems).length === 0)
@@ -116,6 +119,7 @@ export function InstrumentDrawer({
         setReview(null);
         setErrors({ problems: {}, clashes: {}, server: apiError.fields });
         setNotice('invalid');
+        setClash(apiError.messageKey === 'errors.-6013.groupClash' ? apiError.message : null);
       } else if (apiError.errorCode === -6017) {
         setReview(null);
         setNotice('stale');
@@ -205,6 +209,7 @@ export function InstrumentDrawer({
       footer={
         <EditorFooter
           notice={notice}
+          noticeText={clash}
           canEdit={canEdit}
           onReload={onReload}
           onClose={onClose}

@@ -108,7 +108,11 @@ export async function saveInstrument(
         Object.entries(merged).map(([path, problem]) => [path.split('.')[0] as string, problem]),
       );
       if (Object.keys(clashes).length > 0)
-        throw configInvalid(clashes, `clashes with the overrides of group ${terms.groupName}`);
+        throw configInvalid(
+          clashes,
+          `clashes with the overrides of group ${terms.groupName}`,
+          terms.groupName,
+        );
     }
     const changes = changedKeys(current.config, after);
     if (changes.length === 0) return false;

@@ -13,11 +13,27 @@ const SHARED_KEY: Partial<Record<string, string>> = {
 };
 
 /** -6013 with the offending fields. */
-export function configInvalid(problems: Record<string, string>, debug?: string): AppError {
+/**
+ * -6013 with the problems on their fields. With `clashGroup`, the terms are fine on their own but
+ * break that account group's overrides, and the message names the group.
+ */
+export function configInvalid(
+  problems: Record<string, string>,
+  debug?: string,
+  clashGroup?: string,
+): AppError {
   const fields = Object.fromEntries(
     Object.entries(problems).map(([field, problem]) => [field, SHARED_KEY[problem] ?? 'invalid']),
   );
-  return new AppError(AppErrorCode.CONFIG_INVALID, undefined, debug ?? JSON.stringify(problems), fields);
+  return clashGroup === undefined
+    ? new AppError(AppErrorCode.CONFIG_INVALID, undefined, debug ?? JSON.stringify(problems), fields)
+    : new AppError(
+        AppErrorCode.CONFIG_INVALID,
+        { group: clashGroup },
+        debug ?? JSON.stringify(problems),
+        fields,
+        'errors.-6013.groupClash',
+      );
 }
 
 export function throwIfProblems(problems: TConfigProblems, debug?: string): void {
