@@ -1330,8 +1330,10 @@ export class TradingEngine {
     const reason = this.closeReason(c.reason);
     if (reason === null) return 'INVALID_CLOSE_REASON';
     const volume = c.volume ?? position.volume;
-    const error =
-      checkRestriction(account.restrictions, 'close') ?? validateClosing(position.sym.terms, this.now);
+    // The no-close restriction binds the trader; the broker's own close (2, the dealer) is not held.
+    const restricted =
+      reason === CloseReason.AUTOMATIC ? null : checkRestriction(account.restrictions, 'close');
+    const error = restricted ?? validateClosing(position.sym.terms, this.now);
     if (error) return error;
     const terms = position.sym.terms;
     if (volume !== position.volume) {
@@ -1350,7 +1352,7 @@ export class TradingEngine {
     const reason = this.closeReason(c.reason);
     if (reason === null) return 'INVALID_CLOSE_REASON';
     if (c.symbol !== undefined && !this.symbols.has(c.symbol)) return 'SYMBOL_UNKNOWN';
-    const denied = checkRestriction(account.restrictions, 'close');
+    const denied = reason === CloseReason.AUTOMATIC ? null : checkRestriction(account.restrictions, 'close');
     if (denied) return denied;
     const targets = account.positions.filter(
       (p) => c.symbol === undefined || p.sym.terms.symbol === c.symbol,

@@ -227,6 +227,13 @@ describe('validation', () => {
     ).toEqual(denied);
     expect(h.run({ type: 'withdraw', accountId: 1, amount: 100 })).toEqual(denied);
     expect(h.run({ type: 'deposit', accountId: 1, amount: 100 }).ok).toBe(true);
+    // The restrictions bind the trader, not the broker: the dealer's close (reason 2) goes through.
+    expect(
+      h.run({ type: 'close_position', accountId: 1, positionId: ticket!, volume: 50, reason: 2 }).ok,
+    ).toBe(true);
+    expect(h.engine.position(ticket!)?.volume).toBe(50);
+    expect(h.run({ type: 'close_all', accountId: 1, reason: 2 }).ok).toBe(true);
+    expect(h.engine.position(ticket!)).toBeUndefined();
   });
 
   it('refuses a position the usable margin cannot carry', () => {
