@@ -367,6 +367,20 @@ describe('customer actions', () => {
     expect(forbidden.body.errorCode).toBe(-1009);
     expect(server.app.services.engine.core.position(positionId)).toBeDefined();
 
+    // "No close" binds the trader, not the dealer.
+    await admin.call('admincustomerrestrict', {
+      userId: customer.id,
+      accountId: customer.accountId,
+      restrictions: { ...NONE, noClose: true },
+      idempotencyKey: randomUUID(),
+    });
+    const ownClose = await customer.trader.call('/api/v1/order/close', {
+      account_id: customer.accountId,
+      order_id: positionId,
+      idempotencyKey: randomUUID(),
+    });
+    expect(ownClose.body.errorCode).toBe(-3008);
+
     const key = randomUUID();
     const close = () =>
       admin.call('admincustomerpositionclose', {
