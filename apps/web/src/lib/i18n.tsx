@@ -10,6 +10,20 @@ interface TI18n {
   formatDate(value: Date | number, options?: Intl.DateTimeFormatOptions): string;
 }
 
+/**
+ * The time of a trade (open, close, placed, filled) wherever it is shown, terminal or history: the
+ * date with a four-digit year and a 24-hour time to the second, in the reader's language and zone.
+ */
+export const TRADE_TIME: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+};
+
 const I18nContext = createContext<TI18n | null>(null);
 
 export function I18nProvider({

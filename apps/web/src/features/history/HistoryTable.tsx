@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { useI18n } from '../../lib/i18n';
+import { TRADE_TIME, useI18n } from '../../lib/i18n';
 
 /** Dates and times in the history: short date, time with seconds. */
-export const WHEN: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'medium' };
+/** Trade times as the terminal shows them. */
+export const WHEN = TRADE_TIME;
 
 /** The column names of the history tables; a cell repeats its column's as `data-label` for phones. */
 export function useColumnLabels() {

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
-import { useI18n } from '../../lib/i18n';
+import { TRADE_TIME, useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal } from '../../lib/market-format';
 import type { TQuote } from '../../lib/market-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
@@ -23,16 +23,7 @@ type TDialog =
 
 function useTimeFormat() {
   const { formatDate } = useI18n();
-  return (ms: number) =>
-    formatDate(ms, {
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
+  return (ms: number) => formatDate(ms, TRADE_TIME);
 }
 
 function Money({ value, testId }: { value: string; testId?: string }) {
