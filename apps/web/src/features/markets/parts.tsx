@@ -1,23 +1,13 @@
 import { Icon } from '../../components/Icon';
+import { StreamBadge } from '../../components/StreamBadge';
 import { useI18n } from '../../lib/i18n';
-import { useStreamState } from '../../lib/market-stream';
+import { useStreamHealth, useStreamState } from '../../lib/market-stream';
 
-/** Connection state of the price stream: live, connecting or reconnecting. */
+/** Connection state of the price stream: live, connecting, reconnecting or offline. */
 export function StreamStatus() {
-  const { t } = useI18n();
   const state = useStreamState();
-  const key = state === 'open' ? 'live' : state === 'reconnecting' ? 'reconnecting' : 'connecting';
-  return (
-    <span
-      className={`mk-stream mk-stream-${key}`}
-      data-testid="stream-status"
-      data-state={state}
-      role="status"
-    >
-      <span className="mk-stream-dot" aria-hidden="true" />
-      {t(`markets.stream.${key}`)}
-    </span>
-  );
+  const { health } = useStreamHealth();
+  return <StreamBadge health={health} state={state} />;
 }
 
 export function ClosedBadge({ className = '' }: { className?: string }) {

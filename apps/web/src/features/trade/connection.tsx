@@ -1,29 +1,12 @@
 import { Icon } from '../../components/Icon';
+import { StreamBadge } from '../../components/StreamBadge';
 import { useI18n } from '../../lib/i18n';
-import { type TStreamHealth, useStreamHealth } from '../../lib/market-stream';
-
-const BADGE_KEYS: Record<TStreamHealth, string> = {
-  live: 'markets.stream.live',
-  connecting: 'markets.stream.connecting',
-  reconnecting: 'markets.stream.reconnecting',
-  offline: 'trade.chart.stream.offline',
-};
+import { useStreamHealth } from '../../lib/market-stream';
 
 /** The price stream's state on the chart: live (green), connecting (grey), reconnecting, offline. */
 export function ConnectionBadge() {
-  const { t } = useI18n();
   const { health } = useStreamHealth();
-  return (
-    <span
-      className={`tr-stream tr-stream-${health}`}
-      data-testid="stream-status"
-      data-state={health}
-      role="status"
-    >
-      <span className="tr-stream-dot" aria-hidden="true" />
-      {t(BADGE_KEYS[health])}
-    </span>
-  );
+  return <StreamBadge health={health} state={health} />;
 }
 
 /**
