@@ -215,6 +215,13 @@ describe('market configuration: instruments', () => {
     expect((audit.details as { changes: string[] }).changes).toEqual(
       expect.arrayContaining(['swapLong', 'commissionPerLot', 'sessions', 'leverageTiers']),
     );
+    // The audit entry carries the changed values themselves, before and after.
+    const values = audit.details as { before: Record<string, unknown>; after: Record<string, unknown> };
+    expect(values.before.swapLong).toBe(before.config.swapLong);
+    expect(values.after.swapLong).toBe('-12.5');
+    expect(Object.keys(values.after).sort()).toEqual(
+      [...(audit.details as { changes: string[] }).changes].sort(),
+    );
 
     // Someone else's save came first: the old version is refused and nothing changes.
     const stale = await staff.call('adminmarketinstrumentsave', {

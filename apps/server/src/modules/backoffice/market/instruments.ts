@@ -140,7 +140,14 @@ export async function saveInstrument(
       action: 'market.instrumentUpdate',
       target: input.symbol,
       ip: ctx.ip,
-      details: { symbol: input.symbol, changes, historyId },
+      // The changed fields with their values before and after, readable in the audit trail itself.
+      details: {
+        symbol: input.symbol,
+        changes,
+        before: pickKeys(current.config, changes),
+        after: pickKeys(after, changes),
+        historyId,
+      },
     });
     return true;
   });
@@ -151,4 +158,10 @@ export async function saveInstrument(
   ]);
   if (!record) throw new AppError(AppErrorCode.RECORD_NOT_FOUND);
   return { item: toInstrument(ctx, record, terms), changed, applied };
+}
+
+/** The named fields of a configuration (absent ones as null), for an audit entry. */
+function pickKeys(config: object, keys: readonly string[]): Record<string, unknown> {
+  const record = config as Record<string, unknown>;
+  return Object.fromEntries(keys.map((key) => [key, record[key] ?? null]));
 }
