@@ -24,6 +24,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A browser test polls for what a server round trip puts on the page; under CI's load on
+          // 2 cores the default second was too short for some (an unknown-address check failed so).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
