@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Trader } from '../apps/server/test/trader';
 
-const { baseUrl, targetUrl, cookies, userId, cipherKey, accounts, seconds, concurrency } = workerData as {
+/** What bench/trading.ts hands this worker. */
+export interface TLoadData {
   baseUrl: string;
   /** Where to send the orders, when not to baseUrl (the bare-route ceiling); the token comes from baseUrl. */
   targetUrl?: string;
@@ -22,7 +23,10 @@ const { baseUrl, targetUrl, cookies, userId, cipherKey, accounts, seconds, concu
   accounts: number[];
   seconds: number;
   concurrency: number;
-};
+}
+
+const { baseUrl, targetUrl, cookies, userId, cipherKey, accounts, seconds, concurrency } =
+  workerData as TLoadData;
 
 const trader = new Trader(baseUrl);
 trader.api.cookies = new Map(cookies);

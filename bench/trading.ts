@@ -36,6 +36,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { seed } from '../apps/server/src/seed';
 import { freshDatabaseUrl } from '../apps/server/test/helpers';
 import { Trader } from '../apps/server/test/trader';
+import type { TLoadData } from './trading-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
@@ -203,14 +204,7 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
  */
 async function runLoad(
   kind: 'pglite' | 'postgresql',
-  load: {
-    baseUrl: string;
-    targetUrl?: string;
-    cookies: [string, string][];
-    userId: string;
-    cipherKey: string;
-    accounts: number[];
-  },
+  load: Omit<TLoadData, 'seconds' | 'concurrency'>,
   profileFile?: string,
 ) {
   const worker = new Worker(new URL('./trading-load.ts', import.meta.url), {
