@@ -184,6 +184,8 @@ async function httpOrders(kind: 'pglite' | 'postgresql') {
         p99ms: bareHttp.p99ms,
         serverThreadBusy: bareHttp.serverThreadBusy,
         loadThreadBusy: bareHttp.loadThreadBusy,
+        serverThreadUsPerOrder: bareHttp.serverThreadUsPerOrder,
+        loadThreadUsPerOrder: bareHttp.loadThreadUsPerOrder,
       },
       ratioToBareHttp: round(orders.perSecond / Math.max(1, bareHttp.perSecond)),
       averageBatch: round(engineStats.items / Math.max(1, engineStats.batches), 1),
@@ -217,6 +219,7 @@ async function runLoad(
   });
   let profiler: Session | null = null;
   let cpu0 = process.cpuUsage();
+  let thread0 = process.threadCpuUsage();
   let elu0 = performance.eventLoopUtilization();
   let server0 = kind === 'postgresql' ? postgresCpuMs() : null;
   const measured = await new Promise<{
@@ -224,13 +227,19 @@ async function runLoad(
     errors: number;
     elapsed: number;
     busy: number;
+    cpuUs: number;
   }>((resolve, reject) => {
     worker.on(
       'message',
-      (message: 'start' | { latencies: number[]; errors: number; elapsed: number; busy: number }) => {
+      (
+        message:
+          | 'start'
+          | { latencies: number[]; errors: number; elapsed: number; busy: number; cpuUs: number },
+      ) => {
         if (message !== 'start') return resolve(message);
         if (PROFILE_DIR && profileFile) profiler = startProfile();
         cpu0 = process.cpuUsage();
+        thread0 = process.threadCpuUsage();
         elu0 = performance.eventLoopUtilization();
         server0 = kind === 'postgresql' ? postgresCpuMs() : null;
       },
@@ -239,6 +248,7 @@ async function runLoad(
   });
   if (profiler && profileFile) await stopProfile(profiler, profileFile);
   const cpu = process.cpuUsage(cpu0);
+  const thread = process.threadCpuUsage(thread0);
   const elu = performance.eventLoopUtilization(elu0);
   const server1 = kind === 'postgresql' ? postgresCpuMs() : null;
   await worker.terminate();
@@ -252,6 +262,15 @@ async function runLoad(
     processCores: round((cpu.user + cpu.system) / 1000 / (measured.elapsed * 1000)),
     serverThreadBusy: round(elu.utilization),
     loadThreadBusy: round(measured.busy),
+    // CPU time (user + system) per answered order of this thread and of the load generator's, and
+    // of the PostgreSQL server: unlike the busy shares, these do not count time spent waiting for
+    // a core on a loaded machine.
+    serverThreadUsPerOrder: Math.round((thread.user + thread.system) / Math.max(1, sortedLatencies.length)),
+    loadThreadUsPerOrder: Math.round(measured.cpuUs / Math.max(1, sortedLatencies.length)),
+    postgresUsPerOrder:
+      server0 !== null && server1 !== null
+        ? Math.round(((server1 - server0) * 1000) / Math.max(1, sortedLatencies.length))
+        : null,
     // The PostgreSQL server's processes on this machine (read from /proc; null elsewhere).
     postgresCores:
       server0 !== null && server1 !== null ? round((server1 - server0) / (measured.elapsed * 1000)) : null,
