@@ -106,6 +106,9 @@ describe('customers in the browser', () => {
     // The staff page shows the new position.
     await staff.getByTestId('customer-tab-positions').click();
     await expect.poll(() => staff.getByTestId('position-row').count(), { timeout: 15_000 }).toBe(1);
+    // Swap and commission charged so far are shown beside the floating profit.
+    const headers = await staff.getByTestId('positions-table').locator('th').allTextContents();
+    expect(headers).toEqual(expect.arrayContaining(['Swap', 'Commission', 'Profit']));
 
     // A dealer closes it after a confirmation; the trader's terminal loses the row.
     await staff.getByTestId('position-close').first().click();

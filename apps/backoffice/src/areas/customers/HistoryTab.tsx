@@ -102,6 +102,8 @@ function DealsTable({ userId, accountId, toolbar }: TTableProps) {
         align: 'end',
         render: (d) => format.decimal(d.close_price),
       },
+      col.swap(),
+      col.commission(),
       {
         key: 'profit',
         header: t('admin.customers.trade.profit'),

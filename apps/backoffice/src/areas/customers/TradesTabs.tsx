@@ -59,6 +59,8 @@ export function PositionsTab({ detail, reload, notify }: TTabProps) {
         align: 'end',
         render: (p) => format.money(p.margin),
       },
+      col.swap(),
+      col.commission(),
       {
         key: 'profit',
         header: t('admin.customers.trade.profit'),

@@ -1,6 +1,6 @@
 import type { TTranslate } from '@broker/i18n/translator';
 import type { TColumn } from '../../kit/DataTable';
-import { SIDE_LABELS, type useFormat } from './format';
+import { SIDE_LABELS, toneOf, type useFormat } from './format';
 
 type TFormat = ReturnType<typeof useFormat>;
 
@@ -43,6 +43,19 @@ export function tradeColumns(t: TTranslate, format: TFormat) {
       header: t('admin.customers.trade.openPrice'),
       align: 'end',
       render: (r) => format.decimal(r.open_price),
+    }),
+    /** Swap charged so far (open positions) or in all (closed deals), in the account currency. */
+    swap: <R extends { swap: string }>(): TColumn<R> => ({
+      key: 'swap',
+      header: t('admin.customers.trade.swap'),
+      align: 'end',
+      render: (r) => <span className={toneOf(r.swap)}>{format.signed(r.swap)}</span>,
+    }),
+    commission: <R extends { commission: string }>(): TColumn<R> => ({
+      key: 'commission',
+      header: t('admin.customers.trade.commission'),
+      align: 'end',
+      render: (r) => <span className={toneOf(r.commission)}>{format.signed(r.commission)}</span>,
     }),
     /** Take profit / stop loss, a dash where unset. */
     stops: <R extends { take_profit: string | null; stop_loss: string | null }>(): TColumn<R> => ({
