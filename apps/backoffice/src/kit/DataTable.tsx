@@ -74,6 +74,7 @@ export function DataTable<R>({
   testId,
   rowTestId,
   onRowClick,
+  dense = false,
 }: {
   rows: readonly R[];
   columns: readonly TColumn<R>[];
@@ -91,6 +92,8 @@ export function DataTable<R>({
   testId?: string;
   rowTestId?: string;
   onRowClick?: (row: R) => void;
+  /** Narrower cell padding, for wide tables (a customer's positions) that must fit a desktop. */
+  dense?: boolean;
 }) {
   const { t, intl, formatNumber } = useI18n();
   const [sort, setSort] = useState<TSort | null>(initialSort);
@@ -119,7 +122,11 @@ export function DataTable<R>({
   };
 
   return (
-    <div className="kit-table card" data-testid={testId} data-loading={loading ? 'true' : 'false'}>
+    <div
+      className={`kit-table card${dense ? ' kit-table-dense' : ''}`}
+      data-testid={testId}
+      data-loading={loading ? 'true' : 'false'}
+    >
       {filterText || toolbar ? (
         <div className="kit-table-toolbar">
           {filterText ? (

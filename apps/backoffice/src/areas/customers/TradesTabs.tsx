@@ -81,6 +81,7 @@ export function PositionsTab({ detail, reload, notify }: TTabProps) {
     <>
       <DataTable
         testId="positions-table"
+        dense
         rowTestId="position-row"
         rows={detail.positions}
         columns={columns}
