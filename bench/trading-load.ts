@@ -25,6 +25,17 @@ export interface TLoadData {
   concurrency: number;
 }
 
+/** What this worker posts back after the window. */
+export interface TLoadResult {
+  latencies: number[];
+  errors: number;
+  elapsed: number;
+  /** The event loop's busy share over the window. */
+  busy: number;
+  /** This thread's CPU time (user + system) over the window, µs. */
+  cpuUs: number;
+}
+
 const { baseUrl, targetUrl, cookies, userId, cipherKey, accounts, seconds, concurrency } =
   workerData as TLoadData;
 
@@ -102,10 +113,11 @@ const sockets = await Promise.all(
 // dry, sign on the fly.
 const AHEAD_PER_SECOND = 8_000;
 const AHEAD_SECONDS = seconds <= 45 ? seconds : 0;
+/** The next order of one connection: its account, buying on even connections, selling on odd. */
+const next = (worker: number) =>
+  request(accounts[worker % accounts.length] as number, worker % 2 === 0 ? 'buy' : 'sell');
 const ahead = sockets.map((_, worker) =>
-  Array.from({ length: Math.ceil((AHEAD_PER_SECOND * AHEAD_SECONDS) / concurrency) }, () =>
-    request(accounts[worker % accounts.length] as number, worker % 2 === 0 ? 'buy' : 'sell'),
-  ),
+  Array.from({ length: Math.ceil((AHEAD_PER_SECOND * AHEAD_SECONDS) / concurrency) }, () => next(worker)),
 );
 parentPort?.postMessage('start');
 const elu0 = performance.eventLoopUtilization();
@@ -116,9 +128,7 @@ await Promise.all(
   sockets.map(async (socket, worker) => {
     const send = reader(socket);
     while (performance.now() < end) {
-      const text =
-        ahead[worker]?.pop() ??
-        request(accounts[worker % accounts.length] as number, worker % 2 === 0 ? 'buy' : 'sell');
+      const text = ahead[worker]?.pop() ?? next(worker);
       const t0 = performance.now();
       const answer = JSON.parse(await send(text)) as { success?: boolean };
       if (answer.success === true) latencies.push(performance.now() - t0);
@@ -127,10 +137,11 @@ await Promise.all(
     socket.end();
   }),
 );
+const cpu = process.threadCpuUsage(cpu0);
 parentPort?.postMessage({
   latencies,
   errors,
   elapsed: (performance.now() - started) / 1000,
   busy: performance.eventLoopUtilization(elu0).utilization,
-  cpuUs: ((cpu) => cpu.user + cpu.system)(process.threadCpuUsage(cpu0)),
-});
+  cpuUs: cpu.user + cpu.system,
+} satisfies TLoadResult);

@@ -36,7 +36,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { seed } from '../apps/server/src/seed';
 import { freshDatabaseUrl } from '../apps/server/test/helpers';
 import { Trader } from '../apps/server/test/trader';
-import type { TLoadData } from './trading-load';
+import type { TLoadData, TLoadResult } from './trading-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
@@ -222,28 +222,15 @@ async function runLoad(
   let thread0 = process.threadCpuUsage();
   let elu0 = performance.eventLoopUtilization();
   let server0 = kind === 'postgresql' ? postgresCpuMs() : null;
-  const measured = await new Promise<{
-    latencies: number[];
-    errors: number;
-    elapsed: number;
-    busy: number;
-    cpuUs: number;
-  }>((resolve, reject) => {
-    worker.on(
-      'message',
-      (
-        message:
-          | 'start'
-          | { latencies: number[]; errors: number; elapsed: number; busy: number; cpuUs: number },
-      ) => {
-        if (message !== 'start') return resolve(message);
-        if (PROFILE_DIR && profileFile) profiler = startProfile();
-        cpu0 = process.cpuUsage();
-        thread0 = process.threadCpuUsage();
-        elu0 = performance.eventLoopUtilization();
-        server0 = kind === 'postgresql' ? postgresCpuMs() : null;
-      },
-    );
+  const measured = await new Promise<TLoadResult>((resolve, reject) => {
+    worker.on('message', (message: 'start' | TLoadResult) => {
+      if (message !== 'start') return resolve(message);
+      if (PROFILE_DIR && profileFile) profiler = startProfile();
+      cpu0 = process.cpuUsage();
+      thread0 = process.threadCpuUsage();
+      elu0 = performance.eventLoopUtilization();
+      server0 = kind === 'postgresql' ? postgresCpuMs() : null;
+    });
     worker.once('error', reject);
   });
   if (profiler && profileFile) await stopProfile(profiler, profileFile);
@@ -253,6 +240,9 @@ async function runLoad(
   const server1 = kind === 'postgresql' ? postgresCpuMs() : null;
   await worker.terminate();
   const sortedLatencies = measured.latencies.sort((a, b) => a - b);
+  const answered = Math.max(1, sortedLatencies.length);
+  // The PostgreSQL server's processes on this machine (read from /proc; null elsewhere).
+  const postgresMs = server0 !== null && server1 !== null ? server1 - server0 : null;
   return {
     perSecond: Math.round(sortedLatencies.length / measured.elapsed),
     p50ms: round(percentile(sortedLatencies, 50)),
@@ -265,15 +255,10 @@ async function runLoad(
     // CPU time (user + system) per answered order of this thread and of the load generator's, and
     // of the PostgreSQL server: unlike the busy shares, these do not count time spent waiting for
     // a core on a loaded machine.
-    serverThreadUsPerOrder: Math.round((thread.user + thread.system) / Math.max(1, sortedLatencies.length)),
-    loadThreadUsPerOrder: Math.round(measured.cpuUs / Math.max(1, sortedLatencies.length)),
-    postgresUsPerOrder:
-      server0 !== null && server1 !== null
-        ? Math.round(((server1 - server0) * 1000) / Math.max(1, sortedLatencies.length))
-        : null,
-    // The PostgreSQL server's processes on this machine (read from /proc; null elsewhere).
-    postgresCores:
-      server0 !== null && server1 !== null ? round((server1 - server0) / (measured.elapsed * 1000)) : null,
+    serverThreadUsPerOrder: Math.round((thread.user + thread.system) / answered),
+    loadThreadUsPerOrder: Math.round(measured.cpuUs / answered),
+    postgresUsPerOrder: postgresMs === null ? null : Math.round((postgresMs * 1000) / answered),
+    postgresCores: postgresMs === null ? null : round(postgresMs / (measured.elapsed * 1000)),
   };
 }
 
