@@ -109,6 +109,17 @@ describe('customers in the browser', () => {
     // Swap and commission charged so far are shown beside the floating profit.
     const headers = await staff.getByTestId('positions-table').locator('th').allTextContents();
     expect(headers).toEqual(expect.arrayContaining(['Swap', 'Commission', 'Profit']));
+    // On a phone each position is a card of labelled values: nothing scrolls sideways.
+    const desktop = staff.viewportSize();
+    await staff.setViewportSize({ width: 375, height: 812 });
+    const table = staff.getByTestId('positions-table');
+    await expect
+      .poll(() => table.locator('.kit-table-scroll').evaluate((el) => el.scrollWidth - el.clientWidth))
+      .toBeLessThanOrEqual(1);
+    const labels = await table.locator('tbody .kit-cell-label').allInnerTexts();
+    expect(labels).toEqual(expect.arrayContaining(['Swap', 'Commission', 'Profit']));
+    expect(await table.locator('thead').isVisible()).toBe(false);
+    if (desktop) await staff.setViewportSize(desktop);
 
     // A dealer closes it after a confirmation; the trader's terminal loses the row.
     await staff.getByTestId('position-close').first().click();

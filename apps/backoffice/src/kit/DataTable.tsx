@@ -75,6 +75,7 @@ export function DataTable<R>({
   rowTestId,
   onRowClick,
   dense = false,
+  stackOnMobile = false,
 }: {
   rows: readonly R[];
   columns: readonly TColumn<R>[];
@@ -94,6 +95,11 @@ export function DataTable<R>({
   onRowClick?: (row: R) => void;
   /** Narrower cell padding, for wide tables (a customer's positions) that must fit a desktop. */
   dense?: boolean;
+  /**
+   * On a phone (640 px and narrower) each row becomes a card of label and value pairs instead of a
+   * row that scrolls sideways: for wide tables that are read one record at a time.
+   */
+  stackOnMobile?: boolean;
 }) {
   const { t, intl, formatNumber } = useI18n();
   const [sort, setSort] = useState<TSort | null>(initialSort);
@@ -123,7 +129,7 @@ export function DataTable<R>({
 
   return (
     <div
-      className={`kit-table card${dense ? ' kit-table-dense' : ''}`}
+      className={`kit-table card${dense ? ' kit-table-dense' : ''}${stackOnMobile ? ' kit-table-stack' : ''}`}
       data-testid={testId}
       data-loading={loading ? 'true' : 'false'}
     >
@@ -201,7 +207,12 @@ export function DataTable<R>({
               >
                 {columns.map((column) => (
                   <td key={column.key} className={column.align === 'end' ? 'kit-end' : undefined}>
-                    {column.render(row)}
+                    {stackOnMobile ? <span className="kit-cell-label">{column.header}</span> : null}
+                    {stackOnMobile ? (
+                      <span className="kit-cell-value">{column.render(row)}</span>
+                    ) : (
+                      column.render(row)
+                    )}
                   </td>
                 ))}
               </tr>

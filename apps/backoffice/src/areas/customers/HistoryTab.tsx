@@ -258,6 +258,7 @@ function PagedTable<N extends THistoryRoute>({
   return (
     <DataTable
       testId="history-table"
+      stackOnMobile
       rows={data?.items ?? []}
       columns={columns}
       rowKey={rowKey}

@@ -82,6 +82,7 @@ export function PositionsTab({ detail, reload, notify }: TTabProps) {
       <DataTable
         testId="positions-table"
         dense
+        stackOnMobile
         rowTestId="position-row"
         rows={detail.positions}
         columns={columns}
@@ -209,6 +210,7 @@ export function OrdersTab({ detail, reload, notify }: TTabProps) {
     <>
       <DataTable
         testId="orders-table"
+        stackOnMobile
         rowTestId="order-row"
         rows={detail.orders}
         columns={columns}
