@@ -207,9 +207,11 @@ export function DataTable<R>({
               >
                 {columns.map((column) => (
                   <td key={column.key} className={column.align === 'end' ? 'kit-end' : undefined}>
-                    {stackOnMobile ? <span className="kit-cell-label">{column.header}</span> : null}
                     {stackOnMobile ? (
-                      <span className="kit-cell-value">{column.render(row)}</span>
+                      <>
+                        <span className="kit-cell-label">{column.header}</span>
+                        <span className="kit-cell-value">{column.render(row)}</span>
+                      </>
                     ) : (
                       column.render(row)
                     )}
