@@ -87,7 +87,8 @@ export const BACKOFFICE_MENU: readonly TMenuEntry[] = [
     permission: 'staff.view',
     icon: 'users',
     coming: false,
-    buttons: [{ permission: 'staff.edit' }],
+    // `staff.security`: the broker's sign-in rules; a weakening change waits for a second holder.
+    buttons: [{ permission: 'staff.edit' }, { permission: 'staff.security' }],
   },
   {
     key: 'menus',
@@ -119,10 +120,21 @@ export const BACKOFFICE_MENU: readonly TMenuEntry[] = [
     path: '/admin/funding',
     permission: 'funding.view',
     icon: 'wallet',
-    coming: true,
-    buttons: [],
+    coming: false,
+    buttons: [
+      { permission: 'funding.review', money: true },
+      { permission: 'funding.reconcile', money: true },
+      { permission: 'funding.settings' },
+    ],
   },
-  { key: 'kyc', path: '/admin/kyc', permission: 'kyc.view', icon: 'id', coming: true, buttons: [] },
+  {
+    key: 'kyc',
+    path: '/admin/kyc',
+    permission: 'kyc.view',
+    icon: 'id',
+    coming: false,
+    buttons: [{ permission: 'kyc.review' }],
+  },
   {
     key: 'versions',
     path: '/admin/versions',

@@ -1,8 +1,11 @@
 import { ACCESS_PATHS } from './admin/access-paths';
 import { AUDIT_PATHS } from './admin/audit-paths';
 import { CUSTOMERS_PATHS } from './admin/customers-paths';
+import { ADMIN_FUNDING_PATHS } from './admin/funding-paths';
 import { MARKET_PATHS } from './admin/market-paths';
 import { RISK_PATHS } from './admin/risk-paths';
+import { CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
+import { FUNDING_PATHS } from './funding-paths';
 
 /**
  * Short route names and their /api/v1 paths: the route catalogue's addresses, kept apart from the
@@ -14,6 +17,9 @@ export const ROUTE_PATHS = {
   ...CUSTOMERS_PATHS,
   ...MARKET_PATHS,
   ...RISK_PATHS,
+  ...ADMIN_FUNDING_PATHS,
+  ...FUNDING_PATHS,
+  ...CHART_DRAWINGS_PATHS,
 
   symbols: '/api/v1/quote/symbols',
   kline: '/api/v1/quote/kline',

@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { accessRoutes, ZStaffSession, ZStaffSignedIn } from './admin/access-routes';
 import { auditRoutes } from './admin/audit-routes';
 import { customersRoutes } from './admin/customers-routes';
+import { fundingAdminRoutes } from './admin/funding-routes';
 import { marketRoutes } from './admin/market-routes';
 import { riskRoutes } from './admin/risk-routes';
+import { chartDrawingsRoutes } from './chart-drawings';
+import { fundingRoutes } from './funding-routes';
 import { define, empty, type TRouteDefinition } from './route-kit';
 import { ROUTE_PATHS } from './route-paths';
 import { tradingRoutes } from './trading-routes';
@@ -204,6 +207,9 @@ export const routeCatalogue = {
   ...customersRoutes,
   ...marketRoutes,
   ...riskRoutes,
+  ...fundingRoutes,
+  ...fundingAdminRoutes,
+  ...chartDrawingsRoutes,
 
   countrylist: define({
     name: 'countrylist',
@@ -412,7 +418,14 @@ export const routeCatalogue = {
     mutates: false,
     summary: 'A legal text (privacy, Google privacy variant, terms of use) as HTML',
     input: z.object({ lang: z.string().max(8), name: z.enum(['privacy', 'privacy-google', 'termsofuse']) }),
-    output: z.object({ html: z.string(), translated: z.boolean(), title: z.string() }),
+    output: z.object({
+      html: z.string(),
+      translated: z.boolean(),
+      title: z.string(),
+      lang: z.string(),
+      governing: z.string(),
+      translatedFrom: z.string().optional(),
+    }),
   }),
   captcha: define({
     name: 'captcha',
@@ -842,9 +855,10 @@ export const routeCatalogue = {
     input: z.object({
       user_id: z.string(),
       languageCode: z.string().max(10),
+      /** Spec 7.2: the ISO 3166 numeric code as a padded string ("156"); the alpha-2 form ("CN") too. */
       countryCode: z
         .string()
-        .regex(/^[A-Z]{2}$/)
+        .regex(/^(\d{3}|[A-Z]{2})$/, 'countryCodeFormat')
         .optional(),
     }),
     output: ZUserProfile,

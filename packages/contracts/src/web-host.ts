@@ -7,6 +7,18 @@ export interface TLegalDocument {
   /** False when the language has no text of its own and the English text is shown. */
   translated: boolean;
   title: string;
+  /** Route language of the text shown: the requested one, or `en` when it has no text of its own. */
+  lang: string;
+  /**
+   * Route language of the governing version (`en`); a text in another language is a translation of
+   * it, shown under a notice that the governing version prevails.
+   */
+  governing: string;
+  /**
+   * Route language of the version a translation was made from when that is not the governing one
+   * (Traditional Chinese is translated from the Simplified Chinese version).
+   */
+  translatedFrom?: string;
 }
 
 export type TLegalDocumentName = 'privacy' | 'privacy-google' | 'termsofuse';

@@ -43,8 +43,29 @@ export const AppErrorCode = {
   IDEMPOTENCY_CONFLICT: -3013,
   ORDER_SIGNATURE_INVALID: -3014,
   ACCOUNT_LIMIT_REACHED: -3015,
+  /** Closing or changing a position that is already closed (not a pending order: -3001). */
+  POSITION_ALREADY_CLOSED: -3016,
   INSUFFICIENT_FUNDS: -4001,
   DEPOSIT_CAP_EXCEEDED: -4002,
+  /** Funding (issue 17): -41xx. */
+  KYC_REQUIRED: -4101,
+  FUND_PASSWORD_REQUIRED: -4102,
+  FUND_PASSWORD_WRONG: -4103,
+  WITHDRAW_LOCKED: -4104,
+  METHOD_UNAVAILABLE: -4105,
+  AMOUNT_OUT_OF_LIMITS: -4106,
+  WITHDRAWAL_NOT_CANCELLABLE: -4107,
+  FUNDING_NOT_ALLOWED: -4108,
+  COINS_INSUFFICIENT: -4109,
+  DESTINATION_INVALID: -4110,
+  PROVIDER_FAILED: -4111,
+  SECOND_APPROVER_REQUIRED: -4112,
+  /** KYC (issue 17): -42xx. A level already waiting for review: one pending submission per level. */
+  KYC_PENDING: -4201,
+  /** The level is approved already: nothing to submit again. */
+  KYC_ALREADY_APPROVED: -4202,
+  /** The senior level opens once the basic level is approved. */
+  KYC_BASIC_FIRST: -4203,
   VOTE_TOO_FREQUENT: -5001,
   DAILY_VOTE_LIMIT: -5002,
   NOT_REGISTERED_FOR_CONTEST: -5003,
@@ -67,6 +88,10 @@ export const AppErrorCode = {
   STALE_UPDATE: -6017,
   LAST_ADMINISTRATOR: -6018,
   PACKAGE_LIMIT_REACHED: -6019,
+  /** A weakening change of the staff sign-in rules already waits for a second approver. */
+  POLICY_CHANGE_PENDING: -6020,
+  /** The change weakens a protection of permissions the staff member does not hold. */
+  PROTECTION_BEYOND_ACTOR: -6021,
   VALIDATION_FAILED: -9001,
   ROUTE_NOT_FOUND: -9002,
   RATE_LIMITED: -9003,
@@ -74,6 +99,12 @@ export const AppErrorCode = {
   SERVICE_UNAVAILABLE: -9005,
   FILE_TOO_LARGE: -9006,
   FILE_TYPE_REFUSED: -9007,
+  /** Chunked uploads (issue 17): -91xx. A merge asked before every chunk arrived. */
+  UPLOAD_INCOMPLETE: -9101,
+  /** The chunks are being merged by another request: ask again in a moment. */
+  UPLOAD_BUSY: -9102,
+  /** The upload id was started with another purpose or chunk count, or is finished. */
+  UPLOAD_CONFLICT: -9103,
   INTERNAL: -9999,
 } as const;
 
@@ -102,6 +133,7 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.TWO_FACTOR_SETUP_REQUIRED:
     case AppErrorCode.MODULE_NOT_IN_PACKAGE:
     case AppErrorCode.PACKAGE_LIMIT_REACHED:
+    case AppErrorCode.PROTECTION_BEYOND_ACTOR:
       return 403;
     case AppErrorCode.STAFF_USERNAME_TAKEN:
     case AppErrorCode.ROLE_NAME_TAKEN:
@@ -112,6 +144,7 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.BROKER_SLUG_TAKEN:
     case AppErrorCode.STALE_UPDATE:
     case AppErrorCode.LAST_ADMINISTRATOR:
+    case AppErrorCode.POLICY_CHANGE_PENDING:
       return 409;
     case AppErrorCode.ACCOUNT_RESTRICTED:
     case AppErrorCode.ORDER_SIGNATURE_INVALID:
@@ -123,7 +156,20 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.FILE_TYPE_REFUSED:
       return 415;
     case AppErrorCode.IDENTITY_PROVIDER_FAILED:
+    case AppErrorCode.PROVIDER_FAILED:
       return 502;
+    case AppErrorCode.KYC_REQUIRED:
+    case AppErrorCode.SECOND_APPROVER_REQUIRED:
+      return 403;
+    case AppErrorCode.WITHDRAWAL_NOT_CANCELLABLE:
+      return 409;
+    case AppErrorCode.KYC_PENDING:
+    case AppErrorCode.KYC_ALREADY_APPROVED:
+    case AppErrorCode.KYC_BASIC_FIRST:
+    case AppErrorCode.UPLOAD_INCOMPLETE:
+    case AppErrorCode.UPLOAD_BUSY:
+    case AppErrorCode.UPLOAD_CONFLICT:
+      return 409;
     case AppErrorCode.LOCKED_OUT:
     case AppErrorCode.RATE_LIMITED:
     case AppErrorCode.CODE_TOO_FREQUENT:

@@ -90,6 +90,29 @@ export const ZAccessSettings = z.object({
 });
 export type TAccessSettings = z.infer<typeof ZAccessSettings>;
 
+/**
+ * A change of the sign-in rules that weakens one of them (a lower minimum, money two-factor off):
+ * it waits until a second staff member holding `staff.security` approves it. At most one waits per
+ * broker.
+ */
+export const ZAccessPolicyRequest = z.object({
+  id: z.string(),
+  /** The rules as they will be once approved (both values, not only the weakened one). */
+  settings: ZAccessSettings,
+  requestedBy: z.object({ id: z.string(), username: z.string(), displayName: z.string() }),
+  requestedAt: ZTime,
+  status: z.enum(['pending', 'approved', 'rejected', 'cancelled']),
+  decidedBy: z.string().nullable(),
+  decidedAt: ZTime.nullable(),
+});
+export type TAccessPolicyRequest = z.infer<typeof ZAccessPolicyRequest>;
+
+/** The rules in force and the request a save or decision concerns (null when a save applied at once). */
+const ZAccessPolicyAnswer = z.object({
+  settings: ZAccessSettings,
+  request: ZAccessPolicyRequest.nullable(),
+});
+
 const ZMenuLayout = z.object({
   sections: z.array(ZMenuSection),
   hidden: z.array(z.string()),
@@ -174,6 +197,8 @@ export const accessRoutes = {
         }),
       ),
       settings: ZAccessSettings,
+      /** The weakening change of the sign-in rules that waits for a second approver, if any. */
+      policyRequest: ZAccessPolicyRequest.nullable(),
       selfId: z.string(),
     }),
   }),
@@ -243,11 +268,39 @@ export const accessRoutes = {
   adminstaffsettings: define({
     name: 'adminstaffsettings',
     path: ACCESS_PATHS.adminstaffsettings,
-    access: { kind: 'staff', permission: 'staff.edit' },
+    access: { kind: 'staff', permission: 'staff.security' },
     mutates: true,
-    summary: "The broker's staff password minimum and the two-factor rule for money permissions",
+    summary:
+      "Changes the broker's staff password minimum and money two-factor rule: a stronger rule applies at once, a weaker one waits for a second approver",
     input: ZAccessSettings,
-    output: ZAccessSettings,
+    output: ZAccessPolicyAnswer,
+  }),
+  adminstaffsettingsapprove: define({
+    name: 'adminstaffsettingsapprove',
+    path: ACCESS_PATHS.adminstaffsettingsapprove,
+    access: { kind: 'staff', permission: 'staff.security' },
+    mutates: true,
+    summary: 'Approves the waiting change of the sign-in rules (not its requester) and applies it',
+    input: z.object({ id: ZId }),
+    output: ZAccessPolicyAnswer,
+  }),
+  adminstaffsettingsreject: define({
+    name: 'adminstaffsettingsreject',
+    path: ACCESS_PATHS.adminstaffsettingsreject,
+    access: { kind: 'staff', permission: 'staff.security' },
+    mutates: true,
+    summary: 'Rejects the waiting change of the sign-in rules (not its requester); nothing changes',
+    input: z.object({ id: ZId }),
+    output: ZAccessPolicyAnswer,
+  }),
+  adminstaffsettingscancel: define({
+    name: 'adminstaffsettingscancel',
+    path: ACCESS_PATHS.adminstaffsettingscancel,
+    access: { kind: 'staff', permission: 'staff.security' },
+    mutates: true,
+    summary: 'Withdraws the own waiting change of the sign-in rules',
+    input: z.object({ id: ZId }),
+    output: ZAccessPolicyAnswer,
   }),
   adminmenuget: define({
     name: 'adminmenuget',

@@ -85,8 +85,16 @@ export function marginLevelBp(f: TAccountFigures): number {
  * 4 decimals here since the spec gives no rounding), MT accounts as a percentage to 2 decimals.
  */
 export function marginLevelText(f: TAccountFigures): string {
-  const bp = marginLevelBp(f);
-  return isMetaTrader(f.accountType) ? formatScaled(bp, 2) : formatScaled(bp, 4);
+  return levelText(marginLevelBp(f), f.accountType);
+}
+
+/**
+ * A level in basis points (a margin level, or the margin-call and stop-out levels it is compared
+ * with) in the spec's form for the account: a plain ratio to 4 decimals for non-MT accounts
+ * (9,868 bp: "0.9868"), a percentage to 2 decimals for MT accounts ("98.68").
+ */
+export function levelText(bp: number, accountType: number): string {
+  return isMetaTrader(accountType) ? formatScaled(bp, 2) : formatScaled(bp, 4);
 }
 
 /**

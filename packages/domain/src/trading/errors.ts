@@ -11,8 +11,10 @@ export const TRADING_ERROR_CODES = [
   'INSUFFICIENT_FUNDS',
   /** An experience-account deposit above the cap minus the current net value (spec 5). */
   'DEPOSIT_CAP_EXCEEDED',
-  /** The pending order or position was already filled, cancelled or closed (spec 8). */
+  /** The pending order was already filled or cancelled (spec 8). */
   'ORDER_ALREADY_CLOSED',
+  /** The position was already closed. */
+  'POSITION_ALREADY_CLOSED',
   'ORDER_NOT_FOUND',
   'POSITION_NOT_FOUND',
   'ACCOUNT_NOT_FOUND',
@@ -44,6 +46,23 @@ export const TRADING_ERROR_CODES = [
   'INVALID_CLOSE_REASON',
   /** The idempotency key was used before for a different command. */
   'IDEMPOTENCY_CONFLICT',
+  /**
+   * Copy trading: the follower is not a copy sub-account, the leader not another owner's main account
+   * of the same account type, or the copy account already copies someone else.
+   */
+  'COPY_NOT_ALLOWED',
+  /** Spec 5: only traders in the same mode (trade type) can be followed. */
+  'COPY_MODE_MISMATCH',
+  /** Spec 9: a main account follows at most 10 leaders. */
+  'COPY_FOLLOWING_LIMIT',
+  /** Spec 9: a leader has at most 1,000 followers. */
+  'COPY_FOLLOWERS_LIMIT',
+  /** The leader takes no new followers for now. */
+  'COPY_LEADER_PAUSED',
+  /** The main account already copies this leader through another copy account. */
+  'COPY_ALREADY_FOLLOWING',
+  /** The copy account copies nobody. */
+  'COPY_NOT_FOUND',
 ] as const;
 
 export type TTradingErrorCode = (typeof TRADING_ERROR_CODES)[number];

@@ -205,7 +205,13 @@ export class SymbolTriggers {
  * equity x 10^4 < level x margin  <=>  floating < ceil(level x margin / 10^4) - riskBase.
  * They change only when margin or the base does (a command), so a tick compares a running sum with a
  * floor and marks the account only when it crosses one; `scan` then confirms the few marked accounts
- * that need action (stop-out, a margin-call flag to flip, or a negative balance to protect).
+ * that need action (stop-out, a margin-call flag to flip, a negative balance to protect, or a copy
+ * account's stop-loss or take-profit reached).
+ *
+ * What a tick compares is one band per slot, `[watchLow, watchHigh)`: the floating profit inside it
+ * needs nothing. Out of call it is [max(call floor, stop floor), +inf); in call [stop floor, call floor)
+ * (leaving the call is news too); a copy account narrows it to its copy thresholds. Two comparisons per
+ * moved position, whatever the account holds.
  */
 export class AccountRiskBook {
   size = 0;
@@ -222,6 +228,15 @@ export class AccountRiskBook {
   /** Floating profit below which the account is in margin call / stopped out (-Infinity: no margin). */
   callFloor = new Float64Array(64).fill(Number.NEGATIVE_INFINITY);
   stopFloor = new Float64Array(64).fill(Number.NEGATIVE_INFINITY);
+  /**
+   * A copy account's thresholds on its equity (riskBase + floating): its copy stop-loss is reached
+   * below `copyStopEquity`, its copy take-profit at or above `copyTakeEquity` (infinite: none).
+   */
+  copyStopEquity = new Float64Array(64).fill(Number.NEGATIVE_INFINITY);
+  copyTakeEquity = new Float64Array(64).fill(Number.POSITIVE_INFINITY);
+  /** The floating profit inside [watchLow, watchHigh) needs no look (see the class comment). */
+  watchLow = new Float64Array(64).fill(Number.NEGATIVE_INFINITY);
+  watchHigh = new Float64Array(64).fill(Number.POSITIVE_INFINITY);
   private stamps = new Int32Array(64);
   private stamp = 1;
   private markedSlots = new Int32Array(64);
@@ -249,6 +264,14 @@ export class AccountRiskBook {
       this.callFloor.fill(Number.NEGATIVE_INFINITY, this.size);
       this.stopFloor = AccountRiskBook.grown(this.stopFloor, capacity);
       this.stopFloor.fill(Number.NEGATIVE_INFINITY, this.size);
+      this.copyStopEquity = AccountRiskBook.grown(this.copyStopEquity, capacity);
+      this.copyStopEquity.fill(Number.NEGATIVE_INFINITY, this.size);
+      this.copyTakeEquity = AccountRiskBook.grown(this.copyTakeEquity, capacity);
+      this.copyTakeEquity.fill(Number.POSITIVE_INFINITY, this.size);
+      this.watchLow = AccountRiskBook.grown(this.watchLow, capacity);
+      this.watchLow.fill(Number.NEGATIVE_INFINITY, this.size);
+      this.watchHigh = AccountRiskBook.grown(this.watchHigh, capacity);
+      this.watchHigh.fill(Number.POSITIVE_INFINITY, this.size);
       this.stamps = AccountRiskBook.grown(this.stamps, capacity);
       this.markedSlots = AccountRiskBook.grown(this.markedSlots, capacity);
     }
@@ -283,14 +306,55 @@ export class AccountRiskBook {
       this.callFloor[slot] = mulDiv(this.marginCallBp[slot]!, margin, 10_000, 'ceil') - base;
       this.stopFloor[slot] = mulDiv(this.stopOutBp[slot]!, margin, 10_000, 'ceil') - base;
     }
+    this.rewatch(slot);
     this.mark(slot);
   }
 
-  /** After a floating-profit change: marks the slot only if it crossed a floor. */
+  /** Raises or lowers the margin-call flag; the band a tick compares with follows it. */
+  setInCall(slot: number, inCall: boolean): void {
+    this.inCall[slot] = inCall ? 1 : 0;
+    this.rewatch(slot);
+  }
+
+  /** Sets a copy account's equity thresholds (infinite for none) and marks it for a look. */
+  setCopyThresholds(slot: number, stopEquity: number, takeEquity: number): void {
+    this.copyStopEquity[slot] = stopEquity;
+    this.copyTakeEquity[slot] = takeEquity;
+    this.rewatch(slot);
+    this.mark(slot);
+  }
+
+  private rewatch(slot: number): void {
+    this.watchLow[slot] = this.bandLow(slot);
+    this.watchHigh[slot] = this.bandHigh(slot);
+  }
+
+  /** The band of floating profit that needs nothing, from the floors, the flag and the thresholds. */
+  bandLow(slot: number): number {
+    const call = this.callFloor[slot]!;
+    const stop = this.stopFloor[slot]!;
+    const low = this.inCall[slot] === 1 || stop > call ? stop : call;
+    // an infinite threshold stays infinite after the subtraction
+    const copyLow = this.copyStopEquity[slot]! - this.riskBase[slot]!;
+    return Math.max(copyLow, low);
+  }
+
+  bandHigh(slot: number): number {
+    const high = this.inCall[slot] === 1 ? this.callFloor[slot]! : Number.POSITIVE_INFINITY;
+    const copyHigh = this.copyTakeEquity[slot]! - this.riskBase[slot]!;
+    return Math.min(copyHigh, high);
+  }
+
+  /** After a floating-profit change: marks the slot only if it left its band. */
   watch(slot: number): void {
     const floating = this.floating[slot]!;
-    if (floating < this.callFloor[slot]! !== (this.inCall[slot] === 1) || floating < this.stopFloor[slot]!)
-      this.mark(slot);
+    if (floating < this.watchLow[slot]! || floating >= this.watchHigh[slot]!) this.mark(slot);
+  }
+
+  /** Whether a copy account's equity reached its copy stop-loss or take-profit. */
+  copyThresholdReached(slot: number): boolean {
+    const equity = this.riskBase[slot]! + this.floating[slot]!;
+    return equity < this.copyStopEquity[slot]! || equity >= this.copyTakeEquity[slot]!;
   }
 
   /** Margin state of a slot, compared exactly through its floors. */
@@ -309,7 +373,8 @@ export class AccountRiskBook {
       if (
         state === MarginState.STOP_OUT ||
         (state !== MarginState.OK ? 1 : 0) !== this.inCall[slot] ||
-        (this.negativeProtected[slot] === 1 && this.openPositions[slot] === 0)
+        (this.negativeProtected[slot] === 1 && this.openPositions[slot] === 0) ||
+        this.copyThresholdReached(slot)
       ) {
         out.push(slot);
         found++;

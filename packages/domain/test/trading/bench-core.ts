@@ -3,7 +3,8 @@
  *   node_modules/.bin/node --import tsx packages/domain/test/trading/bench-core.ts
  * Builds 10,000 accounts, 100,000 open positions and 100,000 triggers (50,000 pending orders plus
  * take-profit and stop-loss on 25,000 positions) across the 56 instruments, then times onTick over
- * 20,000 random ticks (after 2,000 warm-up ticks) and prints p50/p99.
+ * 20,000 random ticks (after 2,000 warm-up ticks) and prints p50/p99. With BENCH_COPIES=1000, a
+ * leader with 1,000 copy followers and 5,000 copies open join the book.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -166,6 +167,61 @@ for (let id = 3; id <= ACCOUNTS; id += 10) {
     apply({ type: 'adjust_balance', clientKey: `t${id}`, time: NOON, accountId: id, amount: -cut });
     thinned++;
   }
+}
+// BENCH_COPIES=1000: one more leader with that many followers (copy accounts), each copying five of
+// the leader's positions, so that the measured ticks also revalue copies and watch copy accounts
+const COPY_FOLLOWERS = Number(process.env.BENCH_COPIES ?? 0);
+if (COPY_FOLLOWERS > 0) {
+  const leader = ACCOUNTS + 1;
+  const create = (accountId: number, initialBalance: number, extra = {}) =>
+    apply({
+      type: 'create_account',
+      clientKey: `a${accountId}`,
+      time: NOON,
+      accountId,
+      accountType: AccountType.REAL,
+      tradeType: TradeType.STANDARD,
+      currency: 'USD',
+      leverage: 100,
+      initialBalance,
+      ...extra,
+    });
+  create(leader, 100_000_000);
+  for (let i = 0; i < COPY_FOLLOWERS; i++) {
+    const main = leader + 1 + 2 * i;
+    create(main, 1_000_000);
+    create(main + 1, 0, { parentId: main, purpose: 'copy' });
+    apply({
+      type: 'transfer',
+      clientKey: `f${main}`,
+      time: NOON,
+      accountId: main,
+      toAccountId: main + 1,
+      transferType: 'transfer_follow_out',
+      amount: 800_000,
+    });
+    // a tenth of the leader's volume: the symbol's minimum, as the leader trades ten of them
+    apply({
+      type: 'set_copy',
+      clientKey: `c${main}`,
+      time: NOON,
+      accountId: main + 1,
+      leaderAccountId: leader,
+      mode: 'ratio',
+      modeValue: 1_000,
+      stopLossBp: 9_000,
+    });
+  }
+  for (const m of markets.slice(0, 5))
+    apply({
+      type: 'open_market',
+      clientKey: `l${m.symbol}`,
+      time: m.time,
+      accountId: leader,
+      symbol: m.symbol,
+      side: 'buy',
+      volume: m.minVolume * 10,
+    });
 }
 const setupMs = performance.now() - setupStarted;
 // collect the set-up's garbage now, so that the first young-generation collection of the tick phase

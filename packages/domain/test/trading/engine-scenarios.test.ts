@@ -257,7 +257,7 @@ describe('validation', () => {
     h.ok({ type: 'close_position', accountId: 1, positionId: ticket! });
     expect(h.run({ type: 'close_position', accountId: 1, positionId: ticket! })).toEqual({
       ok: false,
-      error: 'ORDER_ALREADY_CLOSED',
+      error: 'POSITION_ALREADY_CLOSED',
     });
     expect(h.run({ type: 'close_position', accountId: 1, positionId: 999 })).toEqual({
       ok: false,
@@ -528,6 +528,23 @@ describe('funding', () => {
     expect(h.run({ type: 'withdraw', accountId: 1, amount: 2_000_000 })).toEqual({
       ok: false,
       error: 'INSUFFICIENT_FUNDS',
+    });
+  });
+
+  it('books a broker adjustment as money paid in or out, never as trading profit', () => {
+    const h = fundedHarness();
+    h.ok({ type: 'adjust_balance', accountId: 1, amount: 100_000 });
+    h.ok({ type: 'adjust_balance', accountId: 1, amount: -30_000 });
+    expect(h.engine.account(1)).toMatchObject({
+      balance: 1_070_000,
+      totalInAmount: -100_000,
+      totalOutAmount: 30_000,
+      accountProfit: 0,
+    });
+    // A demo reset's top-up is the demo's own credit, not a deposit; refused on other accounts.
+    expect(h.run({ type: 'adjust_balance', accountId: 1, amount: 5_000, demoReset: true })).toEqual({
+      ok: false,
+      error: 'INVALID_AMOUNT',
     });
   });
 

@@ -1,0 +1,142 @@
+/** The engine's self-check: every running figure recomputed from scratch and compared. */
+import { isMetaTrader } from '../calculations';
+import { mulDiv, profitMinor } from '../money';
+import { stopLossBook, type TBook, takeProfitBook } from '../orders';
+import { marginState } from '../trigger-book';
+import { orderTrigger, triggerId } from './positions';
+import type { EngineState, SymbolState } from './state';
+import { allocationOf, countsOf, floatingOf, marginOf, profitOf } from './views';
+
+/**
+ * Recomputes every running figure from scratch and lists what disagrees: account floating profit and
+ * margin sums, each position's profit at the current quotes, positive margin, and that every take-
+ * profit, stop-loss and pending order sits in its book (and nothing else does). Empty when sound.
+ */
+export function checkInvariants(st: EngineState): string[] {
+  const problems: string[] = [];
+  const inBooks = new Set<string>();
+  for (const sym of st.symbols.values())
+    sym.triggers.books.forEach((book, b) => {
+      for (const [key, id] of book.entries()) inBooks.add(`${sym.terms.symbol}:${b}:${key}:${id}`);
+    });
+  const bookHas = (sym: SymbolState, book: TBook, price: number, id: number) =>
+    inBooks.has(`${sym.terms.symbol}:${book}:${book === 0 || book === 2 ? price : -price}:${id}`);
+  let expectedTriggers = 0;
+  for (const a of st.accounts.values()) {
+    let floating = 0;
+    let margin = 0;
+    a.positions.forEach((p, i) => {
+      const store = p.bucket.store;
+      floating += profitOf(p);
+      margin += p.margin;
+      if (p.accountIndex !== i) problems.push(`position ${p.ticket} account index`);
+      if (store.items[p.bucketIndex] !== p) problems.push(`position ${p.ticket} bucket index`);
+      if (store.volume[p.bucketIndex] !== p.volume || store.open[p.bucketIndex] !== p.openPrice)
+        problems.push(`position ${p.ticket} store out of step`);
+      if (store.slot[p.bucketIndex] !== a.slot) problems.push(`position ${p.ticket} slot`);
+      if (p.margin <= 0) problems.push(`position ${p.ticket} has no margin`);
+      const rates = p.bucket.converter.rates;
+      if (rates !== undefined && p.sym.hasQuote) {
+        const diff = p.side === 'buy' ? p.sym.bid - p.openPrice : p.openPrice - p.sym.ask;
+        const profit = profitMinor(diff, p.volume, p.sym.terms.point, rates);
+        if (profit !== profitOf(p)) problems.push(`position ${p.ticket} profit ${profitOf(p)} != ${profit}`);
+      }
+      const tp = p.takeProfit !== null;
+      const sl = p.stopLoss !== null;
+      expectedTriggers += (tp ? 1 : 0) + (sl ? 1 : 0);
+      if (tp && !bookHas(p.sym, takeProfitBook(p.side), p.takeProfit!, triggerId(p.ticket, 0)))
+        problems.push(`position ${p.ticket} take-profit missing`);
+      if (sl && !bookHas(p.sym, stopLossBook(p.side), p.stopLoss!, triggerId(p.ticket, 1)))
+        problems.push(`position ${p.ticket} stop-loss missing`);
+    });
+    if (floating !== floatingOf(st, a))
+      problems.push(`account ${a.id} floating ${floatingOf(st, a)} != ${floating}`);
+    if (margin !== marginOf(st, a)) problems.push(`account ${a.id} margin ${marginOf(st, a)} != ${margin}`);
+    if (st.risk.openPositions[a.slot] !== a.positions.length) problems.push(`account ${a.id} position count`);
+    const base = isMetaTrader(a.type) ? a.balance : a.balance + a.followEquity + a.strategyEquity;
+    if (st.risk.riskBase[a.slot] !== base) problems.push(`account ${a.id} risk base`);
+    const exact = marginState(base + floating, margin, a.marginCallBp, a.stopOutBp);
+    if (st.risk.state(a.slot) !== exact) problems.push(`account ${a.id} margin floors out of step`);
+    for (const o of a.orders) {
+      expectedTriggers++;
+      const t = orderTrigger(o);
+      if (!bookHas(o.sym, t.book, t.price, triggerId(o.ticket, t.kind)))
+        problems.push(`order ${o.ticket} trigger missing`);
+    }
+  }
+  problems.push(...copyProblems(st));
+  let positionsInAccounts = 0;
+  for (const a of st.accounts.values()) positionsInAccounts += a.positions.length;
+  if (positionsInAccounts !== st.positions.size) problems.push('position index out of step');
+  if (countsOf(st).triggers !== expectedTriggers)
+    problems.push(`books hold ${countsOf(st).triggers} triggers, expected ${expectedTriggers}`);
+  return problems;
+}
+
+/**
+ * Copy trading: every linked copy follows an open position of its relation's leader and sits in that
+ * position's index; relations are indexed both ways and count their copies; the risk book's copy
+ * thresholds and watch bands are those the settings and allocations give.
+ */
+function copyProblems(st: EngineState): string[] {
+  const problems: string[] = [];
+  for (const a of st.accounts.values()) {
+    let linked = 0;
+    for (const p of a.positions) {
+      if (p.parentTicket === null) continue;
+      linked++;
+      const parent = st.positions.get(p.parentTicket);
+      if (a.copy === null) problems.push(`copy ${p.ticket} linked without a relation`);
+      else if (parent === undefined || parent.account !== a.copy.leader)
+        problems.push(`copy ${p.ticket} follows ${p.parentTicket}, not an open position of its leader`);
+      if (!st.copiesByParent.get(p.parentTicket)?.includes(p)) problems.push(`copy ${p.ticket} not indexed`);
+    }
+    if (a.copy !== null) {
+      if (a.copy.follower !== a || st.copyRelations.get(a.id) !== a.copy)
+        problems.push(`account ${a.id} relation index`);
+      if (a.copy.openCopies !== linked)
+        problems.push(`account ${a.id} counts ${a.copy.openCopies} copies, holds ${linked}`);
+      if (!a.copy.leader.followers?.includes(a.copy))
+        problems.push(`account ${a.id} missing from its leader`);
+    } else if (linked > 0) problems.push(`account ${a.id} holds copies without a relation`);
+    const followers = a.followers ?? [];
+    if (a.followers !== null && followers.length === 0) problems.push(`account ${a.id} empty follower list`);
+    for (let i = 0; i < followers.length; i++) {
+      if (followers[i]!.leader !== a) problems.push(`account ${a.id} lists another leader's follower`);
+      if (i > 0 && followers[i - 1]!.follower.id >= followers[i]!.follower.id)
+        problems.push(`account ${a.id} followers out of order`);
+    }
+    const slot = a.slot;
+    const allocation = allocationOf(a);
+    const settings = a.copy?.settings;
+    const stop =
+      settings?.stopLossBp != null && allocation > 0
+        ? mulDiv(allocation, 10_000 - settings.stopLossBp, 10_000, 'floor') + 1
+        : Number.NEGATIVE_INFINITY;
+    const take =
+      settings?.takeProfitBp != null && allocation > 0
+        ? mulDiv(allocation, 10_000 + settings.takeProfitBp, 10_000, 'ceil')
+        : Number.POSITIVE_INFINITY;
+    if (st.risk.copyStopEquity[slot] !== stop || st.risk.copyTakeEquity[slot] !== take)
+      problems.push(`account ${a.id} copy thresholds out of step`);
+    if (
+      st.risk.watchLow[slot] !== st.risk.bandLow(slot) ||
+      st.risk.watchHigh[slot] !== st.risk.bandHigh(slot)
+    )
+      problems.push(`account ${a.id} watch band out of step`);
+  }
+  for (const [ticket, copies] of st.copiesByParent) {
+    if (copies.length === 0) problems.push(`leader position ${ticket} has an empty copy list`);
+    for (let i = 0; i < copies.length; i++) {
+      const p = copies[i]!;
+      if (st.positions.get(p.ticket) !== p || p.parentTicket !== ticket)
+        problems.push(`leader position ${ticket} lists ${p.ticket}, not an open copy of it`);
+      if (i > 0 && copies[i - 1]!.ticket >= p.ticket)
+        problems.push(`leader position ${ticket} copies out of order`);
+    }
+  }
+  for (const [id, relation] of st.copyRelations)
+    if (relation.follower.id !== id || relation.follower.copy !== relation)
+      problems.push(`relation of ${id} out of step`);
+  return problems;
+}
