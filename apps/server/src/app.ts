@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
@@ -7,35 +8,45 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import client from 'prom-client';
+import { registerDevMailbox } from './api/dev-mailbox';
+import { registerFundingRaw } from './api/funding-raw';
+import { handlers } from './api/handlers';
+import { registerOAuth } from './api/oauth';
+import { registerUnionCallback } from './api/oidc-callback';
+import { registerTradingExports } from './api/trading-exports';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { migrate } from './db/migrate';
+import { AccountStream } from './http/account-stream';
 import type { TServices } from './http/context';
 import { sendError } from './http/envelope';
 import { registerGateway } from './http/gateway';
+import { MarketStream } from './http/market-stream';
+import { registerPages } from './http/pages';
+import { registerSandboxPay } from './http/sandbox-pay';
+import { registerUploads } from './http/uploads';
 import { loadServerCatalogs, requestLocale } from './i18n';
 import { strongPassword } from './ids';
-import { registerUploads } from './modules/files/files';
-import { handlers } from './modules/handlers';
-import { registerOAuth } from './modules/identity/oauth';
-import { registerUnionCallback } from './modules/identity/oidc';
-import { OidcSandbox } from './modules/identity/oidc-sandbox';
-import { QrLogin } from './modules/identity/qr-login';
-import { LiquidityService } from './modules/liquidity/liquidity-service';
-import { createFeed } from './modules/market/feed/create-feed';
-import { MarketService } from './modules/market/market-service';
-import { MarketStream } from './modules/market/stream';
-import { registerDevMailbox } from './modules/notify/dev-mailbox';
-import { MailCatcher } from './modules/notify/mail-catcher';
-import { SmtpMailer } from './modules/notify/mailer';
-import { loadVapidKeys } from './modules/notify/push';
-import { SandboxSmsProvider } from './modules/notify/sms';
-import { registerPages } from './modules/pages/pages';
-import { TenantResolver } from './modules/tenancy/tenancy';
-import { AccountStream } from './modules/trading/account-stream';
-import { EngineHost } from './modules/trading/engine-host';
-import { registerTradingExports } from './modules/trading/exports';
-import { TradingService } from './modules/trading/trading-service';
+import {
+  createSandboxProviders,
+  finishCoinExchanges,
+  finishDeposits,
+  finishWithdrawals,
+} from './modules/funding';
+import { OidcSandbox, QrLogin } from './modules/identity';
+import { LiquidityService } from './modules/liquidity';
+import { createFeed, MarketService } from './modules/market';
+import {
+  loadVapidKeys,
+  MailCatcher,
+  SandboxSmsProvider,
+  SmtpMailer,
+  type TMailer,
+  UndeliverableMailer,
+  UndeliverableSmsProvider,
+} from './modules/notify';
+import { TenantResolver } from './modules/tenancy';
+import { EngineHost } from './modules/trading';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
 
 /** A random secret kept in DATA_DIR (mode 600), made on first use. */
@@ -66,7 +77,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
               ? { transport: { target: 'pino-pretty' } }
               : {}),
           },
-    trustProxy: true,
+    // request.ip (rate limits, audit) is the socket's peer unless TRUST_PROXY names the proxies.
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 1_048_576,
   });
   const database =
@@ -84,14 +96,44 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     config.APP_SECRET ?? persistentSecret(config.DATA_DIR, 'app-secret'),
   );
   const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
-  const mailCatcher = config.SMTP_URL ? null : new MailCatcher();
+  // Development conveniences (mail catcher and /dev/mailbox, SMS sandbox, Sandbox ID, public
+  // /metrics) run in demo mode only: a production start without DEMO_MODE has none of them.
+  const mailCatcher = config.DEMO_MODE && !config.SMTP_URL ? new MailCatcher() : null;
   const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
   const engine = new EngineHost(database, market, undefined, (error, message) =>
     app.log.error({ err: error }, message),
   );
-  const oidcSandbox = config.OIDC_SANDBOX_PORT === 'off' ? null : new OidcSandbox();
+  const oidcSandbox = config.DEMO_MODE && config.OIDC_SANDBOX_PORT !== 'off' ? new OidcSandbox() : null;
   if (oidcSandbox) await oidcSandbox.start(config.OIDC_SANDBOX_PORT as number);
-  const mailer = new SmtpMailer(config.SMTP_URL ?? `smtp://127.0.0.1:${catcherPort}`, config.MAIL_FROM);
+  let mailer: TMailer;
+  if (config.SMTP_URL) mailer = new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  else if (mailCatcher) mailer = new SmtpMailer(`smtp://127.0.0.1:${catcherPort}`, config.MAIL_FROM);
+  else {
+    mailer = new UndeliverableMailer();
+    app.log.warn('SMTP_URL is not set and demo mode is off: mail (verification codes) cannot be sent');
+  }
+  // The server's own address once it listens: where the sandbox providers send webhooks and the
+  // hosted pages send traders back (PUBLIC_URL when set, for the pages).
+  const ownUrl = () => {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    return `http://127.0.0.1:${port}`;
+  };
+  const publicUrl = () => config.PUBLIC_URL ?? ownUrl();
+  const sandbox = config.PAYMENT_SANDBOX
+    ? createSandboxProviders({
+        dataDir: config.DATA_DIR,
+        secret: persistentSecret(config.DATA_DIR, 'payment-sandbox-secret'),
+        webhookUrl: (provider) => `${ownUrl()}/api/v1/trans/webhook/${provider}`,
+        publicUrl,
+        webhookDelayMs: config.PAYMENT_WEBHOOK_DELAY_MS,
+        duplicateRate: config.PAYMENT_DUPLICATE_RATE,
+        blockMs: config.PAYMENT_BLOCK_MS,
+        payoutDelayMs: config.PAYMENT_PAYOUT_DELAY_MS,
+        enableControls: config.DEMO_MODE,
+        log: { warn: (detail, message) => app.log.warn(detail, message) },
+      })
+    : null;
   const services: TServices = {
     config,
     database,
@@ -100,12 +142,21 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     qrLogin: new QrLogin(database.db),
     appSecret,
     mailer,
-    sms: new SandboxSmsProvider(database.db),
+    sms: config.DEMO_MODE ? new SandboxSmsProvider(database.db) : new UndeliverableSmsProvider(),
     mailCatcher,
     oidcSandbox,
     engine,
-    trading: new TradingService(engine),
-    liquidity: LiquidityService.attach(app, { database, engine, market }),
+    liquidity: LiquidityService.attach(app, {
+      database,
+      engine,
+      market,
+      sandboxRejectRate: config.LP_SANDBOX_REJECT_RATE,
+    }),
+    funding: {
+      providers: sandbox?.providers ?? new Map(),
+      publicUrl,
+      sandbox,
+    },
     vapid: loadVapidKeys(config.DATA_DIR, {
       publicKey: config.VAPID_PUBLIC_KEY,
       privateKey: config.VAPID_PRIVATE_KEY,
@@ -193,18 +244,42 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       },
     });
   });
-  app.get('/metrics', async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
-  );
+  // With METRICS_TOKEN, /metrics asks for it as a bearer token; without, it is public in demo mode
+  // only and refused otherwise.
+  const metricsToken = config.METRICS_TOKEN ? Buffer.from(`Bearer ${config.METRICS_TOKEN}`) : null;
+  const metricsAllowed = (authorization: string | undefined) => {
+    if (!metricsToken) return config.DEMO_MODE;
+    const given = Buffer.from(authorization ?? '');
+    return given.length === metricsToken.length && timingSafeEqual(given, metricsToken);
+  };
+  app.get('/metrics', async (request, reply) => {
+    if (!metricsAllowed(request.headers.authorization))
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .type('text/plain')
+        .send(metricsToken ? 'metrics: bearer token required\n' : 'metrics: set METRICS_TOKEN to enable\n');
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
 
   registerGateway(app, services, handlers);
   registerOAuth(app, services);
   registerUnionCallback(app, services);
   registerUploads(app, services);
   registerTradingExports(app, services);
+  registerFundingRaw(app, services);
+  if (sandbox) registerSandboxPay(app, sandbox);
   if (mailCatcher) registerDevMailbox(app, services);
   market.start();
   await engine.start();
+  // Money steps a crash cut short are finished before anything new arrives (each is keyed, so a
+  // repeat is a no-op): credits of claimed deposits, holds, payouts to send, releases and settlements.
+  {
+    const ports = { host: engine, db: database.db, ...services.funding, log: app.log };
+    await finishDeposits(ports);
+    await finishWithdrawals(ports);
+    await finishCoinExchanges(ports);
+  }
   const stream = new MarketStream(market, async (host) => {
     try {
       return (await services.resolveTenant({ host, hostspecific: undefined })).id;
@@ -251,16 +326,28 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   return {
     app,
     services,
+    // Every part is stopped even when one fails (a shutdown during a database outage: the last
+    // candle flush fails, the rest must still be released).
     close: async () => {
-      stream.close();
-      await app.close();
-      await market.stop();
-      await engine.stop();
-      mailer.close();
-      await mailCatcher?.stop();
-      await oidcSandbox?.stop();
-      await redis?.quit().catch(() => undefined);
-      if (!options.database) await database.close();
+      const steps: (() => unknown)[] = [
+        () => stream.close(),
+        () => sandbox?.stop(),
+        () => app.close(),
+        () => market.stop(),
+        () => engine.stop(),
+        () => mailer.close(),
+        () => mailCatcher?.stop(),
+        () => oidcSandbox?.stop(),
+        () => redis?.quit(),
+        () => (options.database ? undefined : database.close()),
+      ];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (error) {
+          app.log.warn({ err: error }, 'shutdown: a part did not stop cleanly');
+        }
+      }
     },
   };
 }

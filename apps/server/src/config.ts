@@ -1,4 +1,59 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
+
+/** The keywords of proxy-addr (Fastify's trustProxy) that name address ranges. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a TRUST_PROXY list: an address, an address/prefix range, or a range keyword. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: `false` (the socket's peer is the client) or the
+ * proxies' addresses and ranges. Refused on purpose: `true` (then any client names its own address
+ * in X-Forwarded-For) and a hop count (Fastify 5.12 turns it off: it cannot tell a proxy from a client
+ * that reaches the server directly). A chain of proxies is given by listing every proxy's range.
+ */
+const ZTrustProxy = z
+  .string()
+  .default('off')
+  .transform((value, ctx): false | string[] => {
+    const v = value.trim().toLowerCase();
+    if (v === 'off' || v === 'false' || v === '0') return false;
+    if (/^\d+$/.test(v)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "a hop count cannot tell the proxy from a client that connects directly; give the proxies' addresses (e.g. 10.0.0.5 or 10.0.0.0/8)",
+      });
+      return z.NEVER;
+    }
+    if (v === 'true' || v === 'on') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "true would trust X-Forwarded-For from every client; give the proxies' addresses (e.g. 10.0.0.0/8) or a hop count",
+      });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((e) => e.trim());
+    const bad = entries.find((e) => !isProxyAddress(e));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${bad}" is not off, a hop count, an address, an address/prefix range or loopback|linklocal|uniquelocal`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const ZConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -38,6 +93,23 @@ const ZConfig = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * Which proxies' X-Forwarded-For (and -Proto, -Host) to believe: `off` (default; the address is
+   * the socket's peer) or a comma-separated list of proxy addresses and CIDR ranges.
+   * The client address of rate limits and the audit trail (`request.ip`) follows it.
+   */
+  TRUST_PROXY: ZTrustProxy,
+  /**
+   * Development conveniences: the mail catcher and /dev/mailbox (when no SMTP_URL), the SMS
+   * sandbox, the Sandbox ID provider and a public /metrics. Off by default under NODE_ENV=production
+   * (the default), on under development and test; `npm start` turns it on for the local demo.
+   */
+  DEMO_MODE: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** Bearer token /metrics asks for; absent, /metrics is public in demo mode and refused otherwise. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Marks cookies Secure; on by default in production behind TLS. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])
@@ -55,6 +127,32 @@ const ZConfig = z.object({
   /** Share of simulated ticks replaced by off-market spikes, to exercise the filter. */
   FEED_SPIKE_RATE: z.coerce.number().min(0).max(0.1).default(0),
   FEED_REPLAY_FILE: z.string().optional(),
+  /** Share of hedge orders the built-in liquidity sandbox refuses ("off quotes"), 0..1. */
+  LP_SANDBOX_REJECT_RATE: z.coerce.number().min(0).max(1).default(0.02),
+  /**
+   * The built-in sandbox payment providers (card, e-wallet, USDT chains, bank; docs/funding.md):
+   * on by default in demo mode, off otherwise (a production broker plugs in real providers).
+   */
+  PAYMENT_SANDBOX: z
+    .enum(['on', 'off'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'on')),
+  /** The sandbox's webhook delay, `min,max` milliseconds. */
+  PAYMENT_WEBHOOK_DELAY_MS: z
+    .string()
+    .regex(/^\d+,\d+$/)
+    .default('200,1200')
+    .transform((v) => v.split(',').map(Number) as [number, number]),
+  /** Share of sandbox webhooks delivered twice, 0..1 (providers retry and repeat; we apply once). */
+  PAYMENT_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.1),
+  /** A block on the sandbox chains every so many milliseconds. */
+  PAYMENT_BLOCK_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  /** From a sandbox payout's request to its result, `min,max` milliseconds. */
+  PAYMENT_PAYOUT_DELAY_MS: z
+    .string()
+    .regex(/^\d+,\d+$/)
+    .default('500,2000')
+    .transform((v) => v.split(',').map(Number) as [number, number]),
   /** The broker's server time zone: daily, weekly and monthly candles start at its midnight. */
   SERVER_TIME_ZONE: z
     .string()
@@ -67,7 +165,10 @@ const ZConfig = z.object({
         return false;
       }
     }, 'must be an IANA time zone such as UTC or Europe/Athens'),
-  /** Outgoing mail relay; absent, mail goes to the built-in catcher (see /dev/mailbox). */
+  /**
+   * Outgoing mail relay; absent, mail goes to the built-in catcher (see /dev/mailbox) in demo mode
+   * and is refused as undeliverable (with a warning at start) otherwise.
+   */
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -77,8 +178,8 @@ const ZConfig = z.object({
   MAIL_CATCHER_PORT: z.coerce.number().int().min(0).max(65535).default(1025),
   /**
    * Port of the built-in OpenID Connect sandbox provider ("Sandbox ID"), which accepts any login so
-   * third-party sign-in can be tried without the internet; 0 picks a free port, `off` disables it
-   * (do so in production, where brokers configure their real providers).
+   * third-party sign-in can be tried without the internet; 0 picks a free port, `off` disables it.
+   * Runs in demo mode only.
    */
   OIDC_SANDBOX_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(4011),
   /** Web Push VAPID key pair (base64url); absent, one is made once into DATA_DIR/vapid.json. */
@@ -91,14 +192,21 @@ const ZConfig = z.object({
   BACKOFFICE_DIST: z.string().default('apps/backoffice/dist'),
 });
 
-export type TConfig = z.infer<typeof ZConfig>;
+/** Defaults that depend on other settings: demo mode is on under development and test only. */
+const ZResolvedConfig = ZConfig.transform((config) => ({
+  ...config,
+  DEMO_MODE: config.DEMO_MODE ?? config.NODE_ENV !== 'production',
+  PAYMENT_SANDBOX: config.PAYMENT_SANDBOX ?? config.DEMO_MODE ?? config.NODE_ENV !== 'production',
+}));
+
+export type TConfig = z.infer<typeof ZResolvedConfig>;
 
 export class ConfigError extends Error {}
 
 /** Reads and checks the environment; throws ConfigError with one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = ZConfig.safeParse(cleaned);
+  const parsed = ZResolvedConfig.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -1,6 +1,12 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { DatabaseConnectError } from './db/errors';
 import { seed } from './seed';
+
+function describeProxyTrust(trust: false | string[]): string {
+  if (trust === false) return 'socket peer (TRUST_PROXY off: X-Forwarded-For ignored)';
+  return `X-Forwarded-For from ${trust.join(', ')} (TRUST_PROXY)`;
+}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -13,7 +19,18 @@ async function main() {
     }
     throw error;
   }
-  const { app, services, close } = await buildApp(config);
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp(config);
+  } catch (error) {
+    // A database that cannot be reached is a setting to fix, like any other bad value.
+    if (error instanceof DatabaseConnectError) {
+      console.error(`DATABASE_URL: ${error.message}`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const { app, services, close } = built;
   const seeded = await seed(config, services.database, services);
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
@@ -32,6 +49,21 @@ async function main() {
       : []),
     ...(services.oidcSandbox
       ? [`  Sandbox ID     ${services.oidcSandbox.issuer} (third-party sign-in; any login and password)`]
+      : []),
+    `  Client address ${describeProxyTrust(config.TRUST_PROXY)}`,
+    `  Payments       ${services.funding.sandbox ? 'built-in sandbox providers (card 4242 4242 4242 4242, USDT, bank; docs/funding.md)' : 'no provider configured (PAYMENT_SANDBOX=off)'}`,
+    ...(config.DEMO_MODE
+      ? [
+          '',
+          `  Demo mode: ${[
+            services.mailCatcher ? 'mail catcher and /dev/mailbox' : null,
+            'SMS sandbox',
+            services.oidcSandbox ? 'Sandbox ID' : null,
+            config.METRICS_TOKEN ? null : 'public /metrics',
+          ]
+            .filter(Boolean)
+            .join(', ')} — do not use in production (DEMO_MODE=false)`,
+        ]
       : []),
     '',
     `  Back-office administrator   ${seeded.adminUsername} / ${seeded.adminPassword ?? '(set on first start; see data/initial-admin-password or ADMIN_PASSWORD)'}`,

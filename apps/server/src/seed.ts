@@ -3,12 +3,10 @@ import { join, resolve } from 'node:path';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/database';
 import { newId, strongPassword } from './ids';
-import { ensureWebClient } from './modules/identity/oauth';
-import { SANDBOX_CLIENT_ID } from './modules/identity/oidc-sandbox';
-import { DEFAULT_ACCESS_SETTINGS, ensureAccessSettings, ensureAdministrator } from './modules/identity/staff';
-import { ensureDemoTrader } from './modules/identity/users';
-import { ensureInstruments } from './modules/market/instruments-store';
-import { ensureDefaultTenant } from './modules/tenancy/tenancy';
+import { DEFAULT_ACCESS_SETTINGS, ensureAccessSettings, ensureAdministrator } from './modules/access';
+import { ensureDemoTrader, ensureWebClient, SANDBOX_CLIENT_ID } from './modules/identity';
+import { ensureInstruments } from './modules/market';
+import { ensureDefaultTenant } from './modules/tenancy';
 
 export const ADMIN_USERNAME = 'admin';
 export const DEMO_TRADER = {
@@ -58,6 +56,15 @@ export async function seed(
           enabled: true,
         }),
       )
+      .execute();
+  } else {
+    // Demo mode off: a sandbox row left by an earlier demo start must not offer "Sandbox ID".
+    await database.db
+      .updateTable('oidc_providers')
+      .set({ enabled: false })
+      .where('tenant_id', '=', tenant.id)
+      .where('slug', '=', 'sandbox')
+      .where('client_id', '=', SANDBOX_CLIENT_ID)
       .execute();
   }
   const passwordFile = join(resolve(config.DATA_DIR), 'initial-admin-password');

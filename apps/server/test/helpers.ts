@@ -54,6 +54,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     REDIS_URL: process.env.REDIS_URL,
     WEB_DIST: 'apps/web/dist',
+    // The tests read codes from the mail catcher and sign in through Sandbox ID: demo mode, explicitly.
+    DEMO_MODE: 'true',
     MAIL_CATCHER_PORT: '0',
     OIDC_SANDBOX_PORT: '0',
     CAPTCHA_DIFFICULTY: '4',

@@ -67,7 +67,8 @@ export async function signInWithTwoFactor<TName extends string>(
 ) {
   await server.app.services.database.db
     .updateTable('staff')
-    .set({ totp_secret: TOTP_SECRET })
+    // A fresh authenticator: no code of it used yet (codes are single use per account).
+    .set({ totp_secret: TOTP_SECRET, totp_last_step: null })
     .where('username', '=', username)
     .execute();
   const otp = new TOTP({

@@ -6,7 +6,7 @@ import {
   randomBytes,
   randomUUID,
 } from 'node:crypto';
-import { orderSigningMessage } from '../src/modules/trading/trading-service';
+import { orderSigningMessage } from '../src/modules/trading/order-signature';
 import { ApiClient, type TTestServer } from './helpers';
 
 /** A signed-in trader with a trade token: the calls a trading client makes, for tests and benchmarks. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { DatabaseConnectError, DatabaseUnavailableError } from './errors';
 import { PGliteThread } from './pglite-thread';
 import type { TDatabaseSchema } from './schema';
 
@@ -100,6 +101,33 @@ function pglitePool(client: PGliteThread) {
   };
 }
 
+/**
+ * One connection to the server before the pool is made, with a time limit: a wrong port, host or
+ * database name fails the start at once with DatabaseConnectError (main.ts: one line, exit 78)
+ * instead of a stack trace, or a hang until the system's TCP timeout.
+ */
+async function probeServer(url: string) {
+  const parsed = new URL(url);
+  const target = `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}${parsed.pathname}`;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    const text = String(message ?? error).split('\n', 1)[0] ?? '';
+    const reason =
+      typeof code === 'string' && /^E[A-Z_]+$/.test(code)
+        ? code
+        : typeof code === 'string'
+          ? `${code} ${text}`
+          : text || 'no answer';
+    throw new DatabaseConnectError(target, reason);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Opens PGlite (on disk, or in memory for memory://) or a PostgreSQL server. */
 export async function openDatabase(options: {
   url?: string | undefined;
@@ -108,6 +136,7 @@ export async function openDatabase(options: {
   if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
     pg.types.setTypeParser(PG_INT8, (v) => v);
     pg.types.setTypeParser(PG_NUMERIC, (v) => v);
+    await probeServer(options.url);
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // An idle connection the server ends (a restart, a dropped database, admin shutdown) must not
     // crash the process: the pool replaces it on the next query, and callers see their own errors.
@@ -201,7 +230,7 @@ export async function openDatabase(options: {
     },
     withConnection,
     ping: async () => {
-      if (closed) throw new Error('database closed');
+      if (closed) throw new DatabaseUnavailableError('database closed');
       await sql`select 1`.execute(db);
     },
     close: async () => {

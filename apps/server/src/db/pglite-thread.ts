@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { DatabaseUnavailableError } from './errors';
 
 // Kept apart from `new Worker(…)`: bundlers (Vite, so vitest) rewrite that pattern into an import.
 const PGLITE_WORKER = new URL('./pglite-worker.mjs', import.meta.url);
@@ -53,8 +54,10 @@ export class PGliteThread {
       for (const entry of this.waiting.values()) entry.reject(error);
       this.waiting.clear();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`database thread exited (${code})`)));
+    this.worker.on('error', (error) =>
+      fail(new DatabaseUnavailableError(`database thread failed: ${error.message}`, { cause: error })),
+    );
+    this.worker.on('exit', (code) => fail(new DatabaseUnavailableError(`database thread exited (${code})`)));
   }
 
   private call(message: { op: 'query' | 'exec' | 'close'; text?: string; params?: unknown[] }) {
@@ -90,7 +93,7 @@ export class PGliteThread {
   async close(): Promise<void> {
     if (this.failure) return;
     await this.call({ op: 'close' });
-    this.failure = new Error('database closed');
+    this.failure = new DatabaseUnavailableError('database closed');
     await this.worker.terminate();
   }
 }

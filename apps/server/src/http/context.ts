@@ -1,20 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
-import type { TBearer } from '../modules/identity/oauth';
-import type { OidcSandbox } from '../modules/identity/oidc-sandbox';
-import type { QrLogin } from '../modules/identity/qr-login';
-import type { TSession } from '../modules/identity/sessions';
-import type { TStaffProfile } from '../modules/identity/staff';
-import type { LiquidityService } from '../modules/liquidity/liquidity-service';
-import type { MarketService } from '../modules/market/market-service';
-import type { MailCatcher } from '../modules/notify/mail-catcher';
-import type { TMailer } from '../modules/notify/mailer';
-import type { TVapidKeys } from '../modules/notify/push';
-import type { TSmsProvider } from '../modules/notify/sms';
-import type { TTenant } from '../modules/tenancy/tenancy';
-import type { EngineHost } from '../modules/trading/engine-host';
-import type { TradingService } from '../modules/trading/trading-service';
+import type { TStaffProfile } from '../modules/access';
+import type { TPaymentProvider, TSandboxProviders } from '../modules/funding';
+import type { OidcSandbox, QrLogin, TBearer, TSession } from '../modules/identity';
+import type { LiquidityService } from '../modules/liquidity';
+import type { MarketService } from '../modules/market';
+import type { MailCatcher, TMailer, TSmsProvider, TVapidKeys } from '../modules/notify';
+import type { TTenant } from '../modules/tenancy';
+import type { EngineHost } from '../modules/trading';
 import type { TRateLimiter } from '../rate-limit';
 
 /** What the server's parts share; built once at start. */
@@ -33,11 +27,17 @@ export interface TServices {
   /** The built-in OpenID Connect provider for trying third-party sign-in, unless turned off. */
   oidcSandbox: OidcSandbox | null;
   vapid: TVapidKeys;
-  /** The trading engine (single writer, durable before acknowledged) and the calls built on it. */
+  /** The trading engine (single writer, durable before acknowledged). */
   engine: EngineHost;
-  trading: TradingService;
   /** A-book hedging with the liquidity provider (follows the engine's committed positions). */
   liquidity: LiquidityService;
+  /** Money in and out: the payment providers, the portal's own URL and the platform operator's broker. */
+  funding: {
+    providers: ReadonlyMap<string, TPaymentProvider>;
+    publicUrl: () => string;
+    /** The built-in sandbox providers and their controls (a wallet's transfer, a bank credit), when on. */
+    sandbox: TSandboxProviders | null;
+  };
   resolveTenant(input: { host: string | undefined; hostspecific: string | undefined }): Promise<TTenant>;
   redisStatus(): Promise<'ok' | 'down' | 'absent'>;
 }
@@ -64,6 +64,8 @@ export const COOKIE = {
   userToken: 'token',
   userInfo: 'userInfo',
   userCsrf: 'csrf',
+  /** The trader's ISO numeric country; the portal sends it as the CountryCode header (spec 7). */
+  country: 'country',
   staffToken: 'admin_token',
   staffCsrf: 'admin_csrf',
 } as const;

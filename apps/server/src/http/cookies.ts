@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { TSession } from '../modules/identity/sessions';
+import type { TSession } from '../modules/identity';
 import { COOKIE } from './context';
 
 function base(secure: boolean, expires: Date) {
@@ -14,13 +14,22 @@ export function setSessionCookies(
     session,
     secure,
     displayName,
-  }: { token: string; session: TSession; secure: boolean; displayName?: string },
+    country,
+  }: {
+    token: string;
+    session: TSession;
+    secure: boolean;
+    displayName?: string;
+    /** The trader's ISO numeric country ("156"), which the portal sends as CountryCode (spec 7). */
+    country?: string | null;
+  },
 ) {
   const expires = session.absoluteExpiresAt;
   if (session.subjectKind === 'user') {
     reply.setCookie(COOKIE.userToken, token, { ...base(secure, expires), httpOnly: true });
     reply.setCookie(COOKIE.userCsrf, session.csrfToken, base(secure, expires));
     reply.setCookie(COOKIE.userInfo, JSON.stringify({ name: displayName ?? '' }), base(secure, expires));
+    if (country) reply.setCookie(COOKIE.country, country, base(secure, expires));
   } else {
     reply.setCookie(COOKIE.staffToken, token, { ...base(secure, expires), httpOnly: true });
     reply.setCookie(COOKIE.staffCsrf, session.csrfToken, base(secure, expires));
@@ -30,7 +39,7 @@ export function setSessionCookies(
 export function clearSessionCookies(reply: FastifyReply, kind: 'user' | 'staff') {
   const names =
     kind === 'user'
-      ? [COOKIE.userToken, COOKIE.userCsrf, COOKIE.userInfo]
+      ? [COOKIE.userToken, COOKIE.userCsrf, COOKIE.userInfo, COOKIE.country]
       : [COOKIE.staffToken, COOKIE.staffCsrf];
   for (const name of names) reply.clearCookie(name, { path: '/' });
 }

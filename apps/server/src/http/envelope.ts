@@ -1,6 +1,7 @@
 import { AppError, AppErrorCode, httpStatusFor, SUCCESS_CODE } from '@broker/domain/result-codes';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { isDatabaseUnavailable } from '../db/errors';
 import { serverTranslator } from '../i18n';
 
 export function sendData(reply: FastifyReply, data: unknown, locale: string) {
@@ -86,9 +87,16 @@ export function sendError(reply: FastifyReply, error: unknown, locale: string, i
       fields: Object.fromEntries(Object.entries(fields).map(([f, p]) => [f, t(p.key, p.values)])),
     });
   }
-  const appError =
-    error instanceof AppError ? error : new AppError(AppErrorCode.INTERNAL, undefined, String(error));
-  if (!(error instanceof AppError)) reply.log.error({ err: error }, 'unhandled error');
+  let appError: AppError;
+  if (error instanceof AppError) appError = error;
+  else if (isDatabaseUnavailable(error)) {
+    // The database is down or unreachable: the documented "service unavailable", not an internal error.
+    reply.log.warn({ err: error }, 'database unavailable');
+    appError = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
+  } else {
+    reply.log.error({ err: error }, 'unhandled error');
+    appError = new AppError(AppErrorCode.INTERNAL, undefined, String(error));
+  }
   const code = appError.code;
   const messageKey = appError.messageKey ?? `errors.${code}`;
   return reply.code(httpStatusFor(code)).send({

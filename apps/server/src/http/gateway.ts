@@ -4,14 +4,14 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { requestLocale } from '../i18n';
-import { applyPackage } from '../modules/backoffice/audit/packages';
-import { findBearer, type TBearer } from '../modules/identity/oauth';
-import { findSession, type TSession } from '../modules/identity/sessions';
-import { staffProfile } from '../modules/identity/staff';
-import { verifyTradeToken } from '../modules/identity/trade-token';
-import type { TTenant } from '../modules/tenancy/tenancy';
+import { staffProfile } from '../modules/access';
+import { applyPackage } from '../modules/entitlements';
+import { findBearer, findSession, type TBearer, type TSession, verifyTradeToken } from '../modules/identity';
+import type { TTenant } from '../modules/tenancy';
 import { COOKIE, type TCallContext, type TServices } from './context';
 import { sendData, sendError } from './envelope';
+import { controlCharacterError, registerInputGuard } from './input-guard';
+import { enforceRouteLimits } from './route-limits';
 
 export type THandler<N extends TRouteName = TRouteName> = (
   input: z.infer<typeof import('@broker/contracts/routes').routeCatalogue[N]['input']>,
@@ -64,6 +64,8 @@ async function sessionFromCookie(
 }
 
 export function registerGateway(app: FastifyInstance, services: TServices, handlers: THandlers) {
+  // Every other route gets its input checked by a hook; the gateway's routes check it in dispatch.
+  registerInputGuard(app);
   const dispatch = async (route: TRouteDefinition, request: FastifyRequest, reply: FastifyReply) => {
     const locale = requestLocale(request.headers, request.cookies);
     try {
@@ -71,6 +73,10 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
         string,
         unknown
       >;
+      // Before anything reads the body (Hostspecific included): PostgreSQL refuses U+0000, and no
+      // field of the contracts takes a control character.
+      const refused = controlCharacterError(body);
+      if (refused) throw refused;
       const { [HOSTSPECIFIC_FIELD]: hostspecific, ...input } = body;
       const tenant = await services.resolveTenant({
         host: request.headers.host,
@@ -126,6 +132,13 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
       const sessionInUse =
         access.kind === 'staff' || route.path.startsWith('/api/v1/admin/') ? staffSession : userSession;
       checkCsrf(request, route, sessionInUse);
+      await enforceRouteLimits({
+        limiter: services.rateLimiter,
+        route,
+        tenantId: tenant.id,
+        ip: request.ip,
+        subjectId: sessionInUse?.subjectId ?? null,
+      });
       const ctx: TCallContext = {
         services,
         tenant,
@@ -156,9 +169,11 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
   for (const route of routeList) {
     // Trading calls answer a few hundred bytes and are the hottest path: no compression hooks.
     const options = route.trade ? { compress: false as const, decompress: false as const } : {};
-    app.post(route.path, options, (request, reply) => dispatch(route, request, reply));
+    app.post(route.path, { ...options, config: { checksControlCharacters: true } }, (request, reply) =>
+      dispatch(route, request, reply),
+    );
   }
-  app.post('/gateway', (request, reply) => {
+  app.post('/gateway', { config: { checksControlCharacters: true } }, (request, reply) => {
     const name = headerValue(request, ROUTES_HEADER) ?? '';
     const route = routeByName(name);
     if (!route)

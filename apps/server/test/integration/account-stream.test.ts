@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { AccountStream, SESSION_ENDED_CLOSE_CODE } from '../../src/modules/trading/account-stream';
+import { AccountStream, SESSION_ENDED_CLOSE_CODE } from '../../src/http/account-stream';
 import { pushTick, startTestServer, type TTestServer } from '../helpers';
 import { Trader } from '../trader';
 

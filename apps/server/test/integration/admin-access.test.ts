@@ -6,7 +6,8 @@ import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } fro
 
 let server: TTestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // Each staff client comes through the test's proxy with an address of its own.
+  server = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
 });
 afterAll(() => server.close());
 
@@ -71,6 +72,35 @@ async function createStaff(actor: Staff, username: string, roleIds: string[], pa
   const answer = await actor.call('adminstaffcreate', { username, displayName: username, password, roleIds });
   expect(answer.body.success, JSON.stringify(answer.body)).toBe(true);
   return answer.body.data as { id: string };
+}
+
+let ruleKeeper: Staff | null = null;
+
+/**
+ * Saves the broker's sign-in rules as `actor`. A weaker change only waits for a second approver
+ * (four eyes, `staff.security`), so a second holder of every permission approves it here.
+ */
+async function setRules(actor: Staff, settings: { passwordMinLength: number; moneyTwoFactor: boolean }) {
+  const saved = await actor.call('adminstaffsettings', settings);
+  expect(saved.body.success, JSON.stringify(saved.body)).toBe(true);
+  if (!saved.body.data.request) return saved.body.data;
+  if (!ruleKeeper) {
+    const keepers = await createRole(actor, 'Rule keepers', [...ALL_PERMISSIONS]);
+    await createStaff(actor, 'rulekeeper', [keepers.id]);
+    // Money permissions need two-factor when the rule is on: give the approver an authenticator.
+    const secret = new Secret({ size: 20 }).base32;
+    await db()
+      .updateTable('staff')
+      .set({ totp_secret: secret })
+      .where('username', '=', 'rulekeeper')
+      .execute();
+    ruleKeeper = new Staff();
+    const signedIn = await ruleKeeper.login('rulekeeper', 'Staff-Pass-2026', totp(secret));
+    expect(signedIn.body.success, JSON.stringify(signedIn.body)).toBe(true);
+  }
+  const approved = await ruleKeeper.call('adminstaffsettingsapprove', { id: saved.body.data.request.id });
+  expect(approved.body.success, JSON.stringify(approved.body)).toBe(true);
+  return approved.body.data;
 }
 
 async function auditActions(action: string) {
@@ -276,7 +306,10 @@ describe('staff', () => {
     });
     expect(weak.body.errorCode).toBe(-6006);
     const settings = await a.call('adminstaffsettings', { passwordMinLength: 12, moneyTwoFactor: false });
-    expect(settings.body.data).toEqual({ passwordMinLength: 12, moneyTwoFactor: false });
+    expect(settings.body.data).toEqual({
+      settings: { passwordMinLength: 12, moneyTwoFactor: false },
+      request: null,
+    });
     expect(
       (await a.call('adminstaffsettings', { passwordMinLength: 4, moneyTwoFactor: false })).body.errorCode,
     ).toBe(-9001);
@@ -313,7 +346,8 @@ describe('staff', () => {
       roleIds: [],
     });
     expect(taken.body.errorCode).toBe(-6001);
-    await a.call('adminstaffsettings', { passwordMinLength: 8, moneyTwoFactor: false });
+    // A shorter minimum is weaker: it applies once a second person approves it.
+    await setRules(a, { passwordMinLength: 8, moneyTwoFactor: false });
     await Staff.signedIn('Agent7', 'Abcdefgh1234');
     const listed = (await a.call('adminstafflist')).body.data.staff.find(
       (s: { username: string }) => s.username === 'Agent7',
@@ -322,7 +356,9 @@ describe('staff', () => {
     expect((await auditActions('access.staff.create')).some((e) => e.target === created.body.data.id)).toBe(
       true,
     );
-    expect((await auditActions('access.settings.save')).length).toBeGreaterThanOrEqual(2);
+    expect((await auditActions('access.settings.save')).length).toBeGreaterThanOrEqual(1);
+    expect((await auditActions('access.settings.request')).length).toBeGreaterThanOrEqual(1);
+    expect((await auditActions('access.settings.approve')).length).toBeGreaterThanOrEqual(1);
   });
 
   it('edits roles and name, disables (ending the sessions) and enables, but never oneself', async () => {
@@ -479,7 +515,11 @@ describe('staff two-factor sign-in', () => {
     const secret = begin.body.data.secret as string;
     expect(begin.body.data.otpauthUrl).toMatch(/^otpauth:\/\/totp\/.*careful.*secret=[A-Z2-7]+/);
     expect((await careful.call('adminmytotpenable', { code: wrongCode(secret) })).body.errorCode).toBe(-1017);
-    expect((await careful.call('adminmytotpenable', { code: totp(secret) })).body.data.twoFactor).toBe(true);
+    // Codes are single use: confirm with the previous step's code, sign in with this step's, turn off
+    // with the next step's.
+    expect((await careful.call('adminmytotpenable', { code: totp(secret, -1) })).body.data.twoFactor).toBe(
+      true,
+    );
     expect((await careful.call('adminme')).body.data.twoFactor).toBe(true);
     const row = (await a.call('adminstafflist')).body.data.staff.find(
       (s: { username: string }) => s.username === 'careful',
@@ -512,7 +552,9 @@ describe('staff two-factor sign-in', () => {
     expect((await careful.call('adminmytotpdisable', { code: wrongCode(secret) })).body.errorCode).toBe(
       -1017,
     );
-    expect((await careful.call('adminmytotpdisable', { code: totp(secret) })).body.data.twoFactor).toBe(
+    // The code that signed in cannot be used again.
+    expect((await guest.login('careful', 'Staff-Pass-2026', totp(secret))).body.errorCode).toBe(-1017);
+    expect((await careful.call('adminmytotpdisable', { code: totp(secret, 1) })).body.data.twoFactor).toBe(
       false,
     );
     await Staff.signedIn('careful', 'Staff-Pass-2026');
@@ -546,7 +588,7 @@ describe('staff two-factor sign-in', () => {
       Date.now() + 10 * 60_000 + 1000,
     );
     expect((await guest.call('adminenrolconfirm', { code: wrongCode(secret) })).body.errorCode).toBe(-1017);
-    const confirmed = await guest.call('adminenrolconfirm', { code: totp(secret) });
+    const confirmed = await guest.call('adminenrolconfirm', { code: totp(secret, -1) });
     expect(confirmed.body.success).toBe(true);
     expect(confirmed.body.data.staff.permissions).toContain('users.adjust');
     expect(confirmed.body.data.staff.twoFactor).toBe(true);
@@ -565,7 +607,7 @@ describe('staff two-factor sign-in', () => {
     expect(reset.body.data.twoFactor).toBe(false);
     expect((await guest.call('adminme')).body.errorCode).toBe(-1001);
     expect((await new Staff().login('cashier', 'Staff-Pass-2026')).body.errorCode).toBe(-6007);
-    await a.call('adminstaffsettings', { passwordMinLength: 8, moneyTwoFactor: false });
+    await setRules(a, { passwordMinLength: 8, moneyTwoFactor: false });
   });
 
   it('holds back money permissions of a live session once the rule applies to it', async () => {
@@ -595,7 +637,7 @@ describe('staff two-factor sign-in', () => {
     const secret = (await payer.call('adminmytotpbegin')).body.data.secret;
     await payer.call('adminmytotpenable', { code: totp(secret) });
     expect((await payer.call('adminme')).body.data.permissions).toContain('users.approve');
-    await a.call('adminstaffsettings', { passwordMinLength: 8, moneyTwoFactor: false });
+    await setRules(a, { passwordMinLength: 8, moneyTwoFactor: false });
   });
 });
 
@@ -728,7 +770,7 @@ describe('brokers', () => {
     // New brokers require two-factor for money permissions, which their administrator holds.
     expect(refused.body.errorCode).toBe(-6007);
     const secret = (await harbor.call('adminenrolstart')).body.data.secret;
-    const signedIn = await harbor.call('adminenrolconfirm', { code: totp(secret) });
+    const signedIn = await harbor.call('adminenrolconfirm', { code: totp(secret, -1) });
     expect(signedIn.body.data.staff.permissions.sort()).toEqual([...BROKER_PERMISSIONS].sort());
     expect(signedIn.body.data.staff.menu.flatMap((s: { keys: string[] }) => s.keys)).not.toContain('brokers');
     const roles = (await harbor.call('adminrolelist')).body.data;

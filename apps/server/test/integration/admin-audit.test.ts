@@ -3,11 +3,13 @@ import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database';
+import { countActiveStaff } from '../../src/modules/access/directory';
+import { ensureAdministrator } from '../../src/modules/access/staff';
 import { recordAudit } from '../../src/modules/audit/audit';
-import { verifyChain } from '../../src/modules/backoffice/audit/chain';
-import { assertWithinLimit } from '../../src/modules/backoffice/audit/packages';
+import { verifyChain } from '../../src/modules/audit/chain';
+import { assertWithinLimit } from '../../src/modules/entitlements/packages';
+import { countUsers } from '../../src/modules/identity/directory';
 import { hashPassword } from '../../src/modules/identity/passwords';
-import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { ApiClient, startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
 import { createStaffWithRole, signInWithTwoFactor } from '../staff';
@@ -220,6 +222,25 @@ describe('operation history: search, detail and export', () => {
     expect(
       (await staff.call('adminoperationlist', { target: 'trader-42', actorKind: 'staff' })).body.data.total,
     ).toBe(0);
+
+    // A trader is found by a part of their email, in any case, and named by it.
+    const trader = await db()
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('tenant_id', '=', platformId)
+      .where('email', 'is not', null)
+      .executeTakeFirstOrThrow();
+    const email = trader.email as string;
+    await recordAudit(db(), {
+      tenantId: platformId,
+      actorKind: 'user',
+      actorId: trader.id,
+      action: 'test.named',
+    });
+    const byEmail = await staff.call('adminoperationlist', { actor: email.slice(1, 6).toUpperCase() });
+    expect(byEmail.body.data.rows).toContainEqual(
+      expect.objectContaining({ action: 'test.named', actorId: trader.id, actorName: email }),
+    );
 
     for (let i = 0; i < 6; i++)
       await recordAudit(db(), {
@@ -465,10 +486,17 @@ describe('packages', () => {
     ).toMatchObject({ actorName: 'admin', target: 'packaged' });
 
     // A limit is checked where things are created (the staff limit is 1 and the broker has 1).
-    await expect(assertWithinLimit(db(), tenant.id, 'staff')).rejects.toMatchObject({ code: -6019 });
-    await expect(assertWithinLimit(db(), tenant.id, 'customers')).resolves.toBeUndefined();
-    await expect(assertWithinLimit(db(), tenant.id, 'tradingAccounts', 1000)).resolves.toBeUndefined();
-    await expect(assertWithinLimit(db(), platformId, 'staff', 1000)).resolves.toBeUndefined();
+    await expect(assertWithinLimit(db(), tenant.id, 'staff', countActiveStaff)).rejects.toMatchObject({
+      code: -6019,
+    });
+    await expect(assertWithinLimit(db(), tenant.id, 'customers', countUsers)).resolves.toBeUndefined();
+    const noAccounts = async () => 0;
+    await expect(
+      assertWithinLimit(db(), tenant.id, 'tradingAccounts', noAccounts, 1000),
+    ).resolves.toBeUndefined();
+    await expect(
+      assertWithinLimit(db(), platformId, 'staff', countActiveStaff, 1000),
+    ).resolves.toBeUndefined();
     // ...and the real paths refuse with it: one more staff member is over the broker's plan.
     const extra = await broker.call(ROUTE_PATHS.adminstaffcreate, {
       username: 'extra2',

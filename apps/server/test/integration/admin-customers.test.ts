@@ -3,8 +3,8 @@ import { CUSTOMERS_PATHS } from '@broker/contracts/admin/customers-paths';
 import { traderLedgerAccount } from '@broker/domain/trading/engine-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids';
+import { ensureAdministrator } from '../../src/modules/access/staff';
 import { hashPassword } from '../../src/modules/identity/passwords';
-import { ensureAdministrator } from '../../src/modules/identity/staff';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { applyMarketConfig } from '../../src/modules/trading/terms-sync';
 import { fromScaled } from '../../src/modules/trading/units';
@@ -429,7 +429,7 @@ describe('customer actions', () => {
       .insertInto('account_groups')
       .values({ id: groupId, tenant_id: defaultTenantId, name: `VIP ${groupId.slice(0, 6)}` })
       .execute();
-    await applyMarketConfig(server.app.services, defaultTenantId);
+    await applyMarketConfig(server.app.services.engine, defaultTenantId);
     const moved = await admin.call('admincustomermovegroup', {
       userId: customer.id,
       accountId: customer.accountId,
@@ -512,6 +512,12 @@ describe('balance adjustments', () => {
     const trader = entries.find((e) => e.ledger_account === traderLedgerAccount(customer.accountId));
     expect(Number(trader?.amount)).toBe(50_025);
     expect(server.app.services.engine.core.account(customer.accountId)?.balance).toBe(50_025);
+    // Paid in, not earned: the spec 5 account profit stays 0 and total_in_amount carries it.
+    expect(server.app.services.engine.core.account(customer.accountId)).toMatchObject({
+      totalInAmount: -50_025,
+      totalOutAmount: 0,
+      accountProfit: 0,
+    });
     expect(await auditActions(String(customer.accountId))).toEqual(['customers.adjust']);
   });
 
@@ -559,6 +565,12 @@ describe('balance adjustments', () => {
     expect(pending.body.data.threshold).toBe('1000.00');
     const listed = pending.body.data.items.find((i: { id: string }) => i.id === asked.body.data.id);
     expect(listed.mine).toBe(false);
+    // Named by identity (the customer) and access (the staff), as the joins named them.
+    expect(listed).toMatchObject({
+      userName: expect.stringMatching(/^Trader /),
+      requestedBy: expect.stringMatching(/^req/),
+      decidedBy: null,
+    });
     const detail = await admin.call('admincustomerdetail', { userId: customer.id });
     expect(detail.body.data.adjustments.map((a: { id: string }) => a.id)).toEqual([asked.body.data.id]);
 
@@ -573,6 +585,11 @@ describe('balance adjustments', () => {
     expect(answers.find((a) => !a.success)?.errorCode).toBe(-6011);
     expect(answers.find((a) => a.success)?.data.status).toBe('approved');
     expect(server.app.services.engine.core.account(customer.accountId)?.balance).toBe(150_000);
+    const decided = await approver.call('admincustomeradjustments', {
+      status: 'decided',
+      userId: customer.id,
+    });
+    expect(decided.body.data.items[0].decidedBy).toMatch(/^(appr|Administrator$)/);
     const entries = (await ledgerOf(customer.accountId)).filter((e) => e.kind === 'adjustment');
     expect(entries).toHaveLength(2);
     expect(entries.reduce((sum, e) => sum + Number(e.amount), 0)).toBe(0);

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { MARKET_PATHS } from '@broker/contracts/admin/market-paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hashPassword } from '../../src/modules/identity/passwords';
 import {
   DEFAULT_ACCESS_SETTINGS,
   ensureAccessSettings,
   ensureAdministrator,
-} from '../../src/modules/identity/staff';
+} from '../../src/modules/access/staff';
+import { hashPassword } from '../../src/modules/identity/passwords';
 import { ensureInstruments } from '../../src/modules/market/instruments-store';
 import { createTenant } from '../../src/modules/tenancy/tenancy';
 import { moveAccountToGroup } from '../../src/modules/trading/terms-sync';
@@ -680,7 +680,7 @@ describe('market configuration: live in the engine and the portal', () => {
     });
     const trader = await Trader.signIn(server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);
-    await moveAccountToGroup(server.app.services, { tenantId, accountId, groupId: group.id });
+    await moveAccountToGroup(server.app.services.engine, { tenantId, accountId, groupId: group.id });
     prices();
     const tooLarge = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.10' });
     expect(tooLarge.body.errorCode).toBe(-3010);

@@ -7,7 +7,8 @@ import { startTestServer, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpe
 
 let server: TTestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // Each staff client comes through the test's proxy with an address of its own.
+  server = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
 });
 afterAll(() => server.close());
 

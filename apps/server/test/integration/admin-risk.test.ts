@@ -71,7 +71,8 @@ async function hedgesOf(positionId: number): Promise<THedge[]> {
 
 beforeAll(async () => {
   // Crypto trades every day; prices come from the test.
-  server = await startTestServer({ FEED: 'off' });
+  // The sandbox's random refusals would add attempts the retry test counts exactly.
+  server = await startTestServer({ FEED: 'off', LP_SANDBOX_REJECT_RATE: '0' });
   tick('BTCUSDT', 67000, 25);
   tick('ETHUSDT', 3400, 1.8);
   trader = await Trader.signIn(server.baseUrl);
@@ -176,6 +177,9 @@ describe('risk: A-book routing and hedging', () => {
     });
     ruleId = saved.id;
     expect(saved).toMatchObject({ kind: 'customer', userId: trader.userId, book: 'A', enabled: true });
+    // The customer's name and masked email come from identity.
+    expect(saved.userName).toEqual(expect.any(String));
+    expect(saved.userEmail).toMatch(/^d.*\*.*@example\.com$/i);
 
     const positionId = await open(real, 'BTCUSDT', 'buy', '0.20');
     await expect

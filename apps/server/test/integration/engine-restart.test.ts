@@ -68,7 +68,10 @@ afterAll(async () => {
 });
 
 describe('engine restart', () => {
-  it('comes back with every balance, position, order, deal and idempotent answer', async () => {
+  // Two full starts of the server on an on-disk database: slower than one test's usual budget.
+  it('comes back with every balance, position, order, deal and idempotent answer', {
+    timeout: 90_000,
+  }, async () => {
     let server = await boot();
     const tick = (bid: number) => pushTick(server, 'BTCUSDT', bid, bid + 25);
     tick(67000);
@@ -85,6 +88,17 @@ describe('engine restart', () => {
     expect(first.body.success, first.body.message).toBe(true);
     const second = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'sell', volume: '0.20' });
     expect(second.body.success, second.body.message).toBe(true);
+    // A signed order as an eavesdropper would keep it, to send again after the restart.
+    const signedBody = {
+      account_id: accountId,
+      type: 'market',
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      volume: '0.02',
+      ...trader.sign({ volume: '0.02', side: 'buy', accountId, leverage: 100, symbol: 'BTCUSDT' }),
+    };
+    const signedOnce = await trader.call('/api/v1/order/send', { ...signedBody, idempotencyKey: 'signed-1' });
+    expect(signedOnce.body.success, signedOnce.body.message).toBe(true);
     // A key with quotes, a backslash and SQL in it is data, written as a literal like any other.
     const hostileKey = "k'); drop table positions; --\\'x";
     const hostile = await trader.send(accountId, {
@@ -130,7 +144,7 @@ describe('engine restart', () => {
       deals: (await trader.call('/api/v1/order/history', { account_id: accountId })).body.data,
     });
     const before = await read();
-    expect(before.positions).toHaveLength(3);
+    expect(before.positions).toHaveLength(4);
     expect(before.pending).toHaveLength(1);
     expect(before.deals.total).toBe(1);
     expect(before.info.balance).not.toBe('100000.00');
@@ -174,6 +188,10 @@ describe('engine restart', () => {
       idempotencyKey: hostileKey,
     });
     expect(hostileAgain.body.data.ticket).toBe(hostile.body.data.ticket);
+    // The signed order's nonce was committed with it: replayed under a new key after the restart,
+    // within its minute, it is refused and opens nothing.
+    const replay = await trader.call('/api/v1/order/send', { ...signedBody, idempotencyKey: 'signed-2' });
+    expect(replay.body.errorCode).toBe(AppErrorCode.ORDER_SIGNATURE_INVALID);
     expect((await read()).positions).toEqual(before.positions);
     await server.close();
   });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   ).id;
   const other = await createTenant({ db, slug: 'second', name: 'Second Broker', hosts: ['second.test'] });
   await ensureInstruments({ db, tenantId: other.id });
-  await applyMarketConfig(server.app.services, other.id);
+  await applyMarketConfig(server.app.services.engine, other.id);
   tick(67000);
 });
 afterAll(() => server.close());
@@ -60,7 +60,7 @@ describe('market configuration reaches the engine and the portal without a resta
       .where('tenant_id', '=', defaultTenant)
       .where('symbol', '=', 'BTCUSDT')
       .execute();
-    await applyMarketConfig(server.app.services, defaultTenant);
+    await applyMarketConfig(server.app.services.engine, defaultTenant);
     const applied = Date.now() - started;
     expect(applied).toBeLessThan(1000);
     // 500 points: 250 below the bid, 250 above the ask.
@@ -97,7 +97,7 @@ describe('market configuration reaches the engine and the portal without a resta
       .where('tenant_id', '=', defaultTenant)
       .where('symbol', '=', 'BTCUSDT')
       .execute();
-    await applyMarketConfig(server.app.services, defaultTenant);
+    await applyMarketConfig(server.app.services.engine, defaultTenant);
     const refused = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
     expect(refused.body.errorCode).toBe(-3003);
     expect((await detail()).info.enabled).toBe(false);
@@ -114,7 +114,7 @@ describe('market configuration reaches the engine and the portal without a resta
       .where('tenant_id', '=', defaultTenant)
       .where('is_default', '=', true)
       .execute();
-    await applyMarketConfig(server.app.services, defaultTenant);
+    await applyMarketConfig(server.app.services.engine, defaultTenant);
     expect(server.app.services.engine.core.account(accountId)).toMatchObject({
       marginCallBp: 15_000,
       stopOutBp: 8_000,
@@ -143,7 +143,7 @@ describe('market configuration reaches the engine and the portal without a resta
       .where('tenant_id', '=', defaultTenant)
       .where('symbol', '=', 'BTCUSDT')
       .execute();
-    await applyMarketConfig(server.app.services, defaultTenant);
+    await applyMarketConfig(server.app.services.engine, defaultTenant);
     const trader = await Trader.signIn(server.baseUrl);
     const accounts = (await trader.call('/api/v1/account/list')).body.data as { account_id: number }[];
     const accountId = accounts[0]!.account_id;

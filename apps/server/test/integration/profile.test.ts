@@ -243,6 +243,31 @@ describe('profile, avatar, contacts, feedback, push and hand-off', () => {
       csrf,
     );
     expect(ok.body.data.userId).toBe(me.userId);
+    // Spec 7.2's form: the ISO numeric code as a padded string.
+    const numeric = await api.post(
+      '/api/v1/account/userlogin',
+      { user_id: me.userId, languageCode: 'zh-CN', countryCode: '156' },
+      csrf,
+    );
+    expect(numeric.body.success, JSON.stringify(numeric.body)).toBe(true);
+    const unknown = await api.post(
+      '/api/v1/account/userlogin',
+      { user_id: me.userId, languageCode: 'en', countryCode: '999' },
+      { ...csrf, 'accept-language': 'en' },
+    );
+    expect(unknown.body.errorCode).toBe(-9001);
+    expect(unknown.body.fields?.countryCode).toBe('No country has this code.');
+    const db = server.app.services.database.db;
+    const stored = await db
+      .selectFrom('users')
+      .select('country_code')
+      .where('id', '=', me.userId)
+      .executeTakeFirst();
+    // The first country a client reports is kept (Germany, 276); later ones do not overwrite it.
+    expect(stored?.country_code).toBe('276');
+    // The next sign-in hands the portal its CountryCode header value in the country cookie.
+    const again = await signIn();
+    expect(again.api.cookies.get('country')).toBe('276');
     const other = await api.post(
       '/api/v1/account/userlogin',
       { user_id: 'someone-else', languageCode: 'de' },

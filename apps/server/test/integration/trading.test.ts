@@ -48,6 +48,11 @@ describe('trading through the API', () => {
     expect(positions[0].profit).toBe('47.50');
     const info = (await trader.call('/api/v1/account/info', { account_id: accountId })).body.data;
     expect(info).toMatchObject({ balance: '100000.00', equity: '100047.50', margin: '670.25' });
+    // Spec 5: a non-MT account's margin level is total equity / total margin as a ratio (not x100),
+    // and the margin-call and stop-out levels are answered in the same form.
+    expect(info.margin_level).toBe('149.2689');
+    expect(info.margin_call_level).toMatch(/^\d+\.\d{4}$/);
+    expect(Number(info.margin_call_level)).toBeLessThan(10);
 
     const modified = await trader.call('/api/v1/order/positionmodify', {
       account_id: accountId,
@@ -226,7 +231,7 @@ describe('trading through the API', () => {
     expect(changed.body.errorCode).toBe(-3013);
   });
 
-  it('tells a finished order or position (-3001) from one that never existed (-3005)', async () => {
+  it('tells a finished order (-3001) or closed position (-3016) from one that never existed (-3005)', async () => {
     tick(67000);
     const trader = await Trader.signIn(server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);
@@ -236,12 +241,14 @@ describe('trading through the API', () => {
     const close = (id: number) =>
       trader.call('/api/v1/order/close', { account_id: accountId, order_id: id, idempotencyKey: key() });
     expect((await close(positionId)).body.success).toBe(true);
-    expect((await close(positionId)).body.errorCode).toBe(-3001);
+    const again = await close(positionId);
+    expect(again.body.errorCode).toBe(-3016);
+    expect(again.body.message).toBe('This position has already been closed.');
     expect((await close(424242)).body.errorCode).toBe(-3005);
     const stops = { account_id: accountId, take_profit: '70000.00', stop_loss: null, idempotencyKey: key() };
     expect(
       (await trader.call('/api/v1/order/positionmodify', { ...stops, order_id: positionId })).body.errorCode,
-    ).toBe(-3001);
+    ).toBe(-3016);
     expect(
       (await trader.call('/api/v1/order/positionmodify', { ...stops, order_id: 424242 })).body.errorCode,
     ).toBe(-3005);

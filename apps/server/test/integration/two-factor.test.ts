@@ -8,8 +8,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const code = (secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+/** The code of the 30-second step `steps` away from now (the server accepts one step either side). */
+const code = (secret: string, steps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 const login = (body: Record<string, unknown>) =>
   new ApiClient(server.baseUrl).post('/api/v1/usercenter/login', {
     email: 'demo@example.com',
@@ -34,9 +37,11 @@ describe('two-factor sign-in for traders', () => {
         )
       ).body.errorCode,
     ).toBe(-1017);
-    expect((await api.post('/api/v1/usercenter/totpenable', { code: code(secret) }, csrf)).body.success).toBe(
-      true,
-    );
+    // Codes are single use: enrol with the previous step's code, sign in with this step's, turn off
+    // with the next step's.
+    expect(
+      (await api.post('/api/v1/usercenter/totpenable', { code: code(secret, -1) }, csrf)).body.success,
+    ).toBe(true);
     expect((await api.post('/api/v1/usercenter/userinfo')).body.data.twoFactor).toBe(true);
 
     const withoutCode = await login({});
@@ -48,9 +53,12 @@ describe('two-factor sign-in for traders', () => {
     expect(wrongPasswordRightCode.body.errorCode).toBe(-1002);
     const ok = await login({ otp: code(secret) });
     expect(ok.body.success).toBe(true);
+    // The same code (or an older one) does not sign in a second time within its window.
+    expect((await login({ otp: code(secret) })).body.errorCode).toBe(-1017);
+    expect((await login({ otp: code(secret, -1) })).body.errorCode).toBe(-1017);
 
     expect(
-      (await api.post('/api/v1/usercenter/totpdisable', { code: code(secret) }, csrf)).body.success,
+      (await api.post('/api/v1/usercenter/totpdisable', { code: code(secret, 1) }, csrf)).body.success,
     ).toBe(true);
     expect((await login({})).body.success).toBe(true);
   });

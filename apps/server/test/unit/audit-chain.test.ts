@@ -9,15 +9,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TDatabase } from '../../src/db/database';
 import { migrate, readMigrations } from '../../src/db/migrate';
-import {
-  GENESIS_HASH,
-  type TChainLink,
-  verifyChain,
-  walkChain,
-} from '../../src/modules/backoffice/audit/chain';
-import { csvCell, likeLiteral } from '../../src/modules/backoffice/audit/operations';
-import { statsRange } from '../../src/modules/backoffice/audit/statistics';
-import { type TRelease, updateVerdict } from '../../src/modules/backoffice/audit/versions';
+import { csvCell, likeLiteral } from '../../src/modules/audit/admin/operations';
+import { GENESIS_HASH, type TChainLink, verifyChain, walkChain } from '../../src/modules/audit/chain';
+import { type TRelease, updateVerdict } from '../../src/modules/entitlements/versions';
+import { statsRange } from '../../src/modules/reporting/statistics';
 import { freshDatabaseUrl } from '../helpers';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -2,7 +2,7 @@ import type { TDb } from '../../db/database';
 
 export interface TAuditEvent {
   tenantId: string;
-  actorKind: 'user' | 'staff' | 'anonymous' | 'system';
+  actorKind: 'user' | 'staff' | 'anonymous' | 'system' | 'apiKey' | 'bridge';
   actorId: string | null;
   /** `<area>.<verb>`, e.g. `versions.update`, `user.password.change`. */
   action: string;

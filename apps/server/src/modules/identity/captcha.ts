@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { TDb } from '../../db/database';
 import { newId } from '../../ids';
+import type { TIdentityPorts } from './ports';
 
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 
@@ -35,7 +36,8 @@ export function solveChallenge(salt: string, difficulty: number): string {
  * challenge's salt starts with `difficulty` zero bits — cheap once, expensive in bulk, no outside
  * service and no image to read. Each challenge is single use and lives 5 minutes.
  */
-export async function issueChallenge({ db, difficulty }: { db: TDb; difficulty: number }) {
+export async function issueChallenge(ports: TIdentityPorts, { difficulty }: { difficulty: number }) {
+  const { db } = ports;
   const challenge = {
     id: newId(),
     salt: randomBytes(16).toString('hex'),

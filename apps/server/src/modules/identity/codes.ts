@@ -1,11 +1,18 @@
 import { randomInt } from 'node:crypto';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { sql } from 'kysely';
 import type { TDb } from '../../db/database';
 import { sha256 } from '../../ids';
+import type { TRateLimiter } from '../../rate-limit';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_RESEND_MS = 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
+/**
+ * Codes checked per target (email or phone) per day, over all its codes: a new code every minute
+ * would otherwise give a guesser CODE_MAX_ATTEMPTS tries a minute at 10,000 possible codes.
+ */
+export const CODE_GUESSES_PER_TARGET_PER_DAY = 20;
 
 export type TCodePurpose = 'register' | 'reset' | 'login' | 'bind';
 export type TCodeChannel = 'email' | 'sms' | 'whatsapp';
@@ -69,6 +76,7 @@ export async function createCode({
  */
 export async function consumeCode({
   db,
+  limiter,
   tenantId,
   target,
   purpose,
@@ -77,6 +85,8 @@ export async function consumeCode({
   now = new Date(),
 }: {
   db: TDb;
+  /** Counts the target's guesses of the day (atomic; shared through Redis when configured). */
+  limiter: TRateLimiter;
   tenantId: string;
   target: string;
   purpose: TCodePurpose;
@@ -84,31 +94,35 @@ export async function consumeCode({
   beforeConsume?: () => Promise<void>;
   now?: Date;
 }): Promise<void> {
-  const row = await db
-    .selectFrom('verification_codes')
-    .select(['id', 'code_hash', 'attempts', 'expires_at', 'consumed_at'])
-    .where('tenant_id', '=', tenantId)
-    .where('target', '=', target)
-    .where('purpose', '=', purpose)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row || row.consumed_at || row.expires_at <= now || row.attempts >= CODE_MAX_ATTEMPTS) {
-    throw new AppError(AppErrorCode.CODE_EXPIRED);
-  }
+  if (!(await limiter.hit(`code:${tenantId}:${target}`, CODE_GUESSES_PER_TARGET_PER_DAY, 86_400_000)))
+    throw new AppError(AppErrorCode.RATE_LIMITED);
+  // The attempt is counted before the code is compared, in one statement that also checks the code
+  // is live and has tries left: of any number of parallel guesses, CODE_MAX_ATTEMPTS are compared.
+  const { rows } = await sql<{ id: string; code_hash: string; attempts: number }>`
+    update verification_codes set attempts = attempts + 1
+     where id = (select id from verification_codes
+                  where tenant_id = ${tenantId} and target = ${target} and purpose = ${purpose}
+                  order by created_at desc limit 1)
+       and consumed_at is null and expires_at > ${now} and attempts < ${CODE_MAX_ATTEMPTS}
+    returning id, code_hash, attempts`.execute(db);
+  const row = rows[0];
+  if (!row) throw new AppError(AppErrorCode.CODE_EXPIRED);
   if (row.code_hash !== hashCode(tenantId, target, purpose, code)) {
-    await db
-      .updateTable('verification_codes')
-      .set({ attempts: row.attempts + 1 })
-      .where('id', '=', row.id)
-      .execute();
     throw new AppError(
-      row.attempts + 1 >= CODE_MAX_ATTEMPTS
-        ? AppErrorCode.CODE_EXPIRED
-        : AppErrorCode.VERIFICATION_CODE_WRONG,
+      row.attempts >= CODE_MAX_ATTEMPTS ? AppErrorCode.CODE_EXPIRED : AppErrorCode.VERIFICATION_CODE_WRONG,
     );
   }
-  await beforeConsume?.();
+  try {
+    await beforeConsume?.();
+  } catch (error) {
+    // A form error after the right code costs no try: the code stays as usable as it was.
+    await db
+      .updateTable('verification_codes')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', row.id)
+      .execute();
+    throw error;
+  }
   const consumed = await db
     .updateTable('verification_codes')
     .set({ consumed_at: now })

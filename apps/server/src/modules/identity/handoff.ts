@@ -1,8 +1,9 @@
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { sql } from 'kysely';
-import type { TCallContext } from '../../http/context';
+import type { TActor } from '../../actor';
 import { sha256 } from '../../ids';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
+import type { TIdentityPorts } from './ports';
 
 export const HANDOFF_SECONDS = 60;
 
@@ -12,17 +13,16 @@ export const HANDOFF_SECONDS = 60;
  * broker's own domain, the app's web view), trades it once for a session there.
  */
 export async function parkHandoff(
-  ctx: TCallContext,
-  userId: string,
-  input: { token: string; finger_key: string },
+  ports: TIdentityPorts,
+  { actor, ...input }: { actor: TActor; token: string; finger_key: string },
 ): Promise<{ expiresAt: number }> {
   const expiresAt = Date.now() + HANDOFF_SECONDS * 1000;
-  await ctx.services.database.db
+  await ports.db
     .insertInto('session_handoffs')
     .values({
       token_hash: sha256(input.token),
-      tenant_id: ctx.tenant.id,
-      user_id: userId,
+      tenant_id: actor.tenantId,
+      user_id: actor.id,
       finger_key: sha256(input.finger_key),
       expires_at: new Date(expiresAt),
     })
@@ -33,26 +33,26 @@ export async function parkHandoff(
 
 /** Consumes a parked token for the same fingerprint; answers its user id or refuses (-1021). */
 export async function takeHandoff(
-  ctx: TCallContext,
-  input: { accessToken: string; finger_key: string },
+  ports: TIdentityPorts,
+  input: { tenantId: string; ip: string | null; accessToken: string; finger_key: string },
 ): Promise<string> {
-  const row = await ctx.services.database.db
+  const row = await ports.db
     .updateTable('session_handoffs')
     .set({ used_at: sql<Date>`now()` })
     .where('token_hash', '=', sha256(input.accessToken))
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('tenant_id', '=', input.tenantId)
     .where('finger_key', '=', sha256(input.finger_key))
     .where('used_at', 'is', null)
     .where('expires_at', '>', new Date())
     .returning('user_id')
     .executeTakeFirst();
   if (!row) {
-    await recordAudit(ctx.services.database.db, {
-      tenantId: ctx.tenant.id,
+    await recordAudit(ports.db, {
+      tenantId: input.tenantId,
       actorKind: 'anonymous',
       actorId: null,
       action: 'user.handoff.refused',
-      ip: ctx.ip,
+      ip: input.ip,
     });
     throw new AppError(AppErrorCode.HANDOFF_INVALID);
   }

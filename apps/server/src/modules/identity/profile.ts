@@ -3,10 +3,11 @@ import { maskEmail, maskPhone } from '@broker/domain/identity/credentials';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { countryEntries } from '@broker/i18n/countries';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
-import type { TCallContext } from '../../http/context';
-import { recordAudit } from '../audit/audit';
-import { fileUrl, ownedFiles } from '../files/files';
+import type { TActor } from '../../actor';
+import { recordAudit } from '../audit';
+import { fileUrl, ownedFiles } from '../files';
 import { consumeCode } from './codes';
+import type { TCodePorts, TIdentityPorts } from './ports';
 import { resolveTarget, type TTargetInput } from './registration';
 
 const CONTACT_KEYS = ['wechat', 'qq', 'facebook', 'ins', 'twitter'] as const;
@@ -30,13 +31,13 @@ function areaOf(phone: string | null): { areaCode: string | null; areaFlag: stri
 const parseJson = (value: unknown): Record<string, unknown> =>
   (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
 
-/** The spec 3 Simple user of a trader, with masked email and phone. */
-export async function simpleUser(ctx: TCallContext, userId: string): Promise<TSimpleUser> {
-  const user = await ctx.services.database.db
+/** The spec 3 Simple user of the signed-in trader, with masked email and phone. */
+export async function simpleUser(ports: TIdentityPorts, { actor }: { actor: TActor }): Promise<TSimpleUser> {
+  const user = await ports.db
     .selectFrom('users')
     .select(['id', 'email', 'phone', 'display_name', 'nick', 'avatar_file_id', 'sex', 'profile', 'contacts'])
-    .where('id', '=', userId)
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('id', '=', actor.id)
+    .where('tenant_id', '=', actor.tenantId)
     .executeTakeFirst();
   if (!user) throw new AppError(AppErrorCode.TOKEN_INVALID);
   const contacts = parseJson(user.contacts) as TContacts;
@@ -68,20 +69,25 @@ export async function simpleUser(ctx: TCallContext, userId: string): Promise<TSi
   };
 }
 
+/** Changes the trader's own profile (nickname, avatar, sex, introduction, contacts). */
 export async function saveProfile(
-  ctx: TCallContext,
-  userId: string,
-  input: {
+  ports: TIdentityPorts,
+  {
+    actor,
+    ...input
+  }: {
+    actor: TActor;
     nick?: string | undefined;
     avatarFileId?: string | null | undefined;
     sex?: 0 | 1 | 2 | undefined;
     profile?: string | undefined;
   } & TContacts,
 ): Promise<TSimpleUser> {
-  const db = ctx.services.database.db;
+  const { db } = ports;
+  const userId = actor.id;
   if (input.avatarFileId)
-    await ownedFiles(ctx.services, {
-      tenantId: ctx.tenant.id,
+    await ownedFiles(db, {
+      tenantId: actor.tenantId,
       userId,
       ids: [input.avatarFileId],
       purpose: 'avatar',
@@ -90,7 +96,7 @@ export async function saveProfile(
     .selectFrom('users')
     .select(['contacts'])
     .where('id', '=', userId)
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('tenant_id', '=', actor.tenantId)
     .executeTakeFirstOrThrow();
   const contacts: TContacts = { ...(parseJson(current.contacts) as TContacts) };
   let contactsChanged = false;
@@ -111,42 +117,49 @@ export async function saveProfile(
       ...(contactsChanged ? { contacts: JSON.stringify(contacts) } : {}),
     })
     .where('id', '=', userId)
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('tenant_id', '=', actor.tenantId)
     .execute();
   await recordAudit(db, {
-    tenantId: ctx.tenant.id,
-    actorKind: 'user',
-    actorId: userId,
+    tenantId: actor.tenantId,
+    actorKind: actor.kind,
+    actorId: actor.id,
     action: 'user.profile.update',
-    ip: ctx.ip,
+    ip: actor.ip,
     details: {
       fields: Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined),
     },
   });
-  return simpleUser(ctx, userId);
+  return simpleUser(ports, { actor });
 }
 
 /** Binds a new email or phone (or replaces the current one) after checking the code sent to it. */
 export async function bindContact(
-  ctx: TCallContext,
-  userId: string,
-  input: TTargetInput & { code: string },
+  ports: TCodePorts,
+  { actor, ...input }: TTargetInput & { actor: TActor; code: string },
 ): Promise<TSimpleUser> {
-  const db = ctx.services.database.db;
+  const { db } = ports;
+  const userId = actor.id;
   const target = resolveTarget(input);
   const taken = await db
     .selectFrom('users')
     .select('id')
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('tenant_id', '=', actor.tenantId)
     .where(target.kind, '=', target.value)
     .executeTakeFirst();
   if (taken) {
-    if (taken.id === userId) return simpleUser(ctx, userId);
+    if (taken.id === userId) return simpleUser(ports, { actor });
     throw new AppError(
       target.kind === 'email' ? AppErrorCode.EMAIL_ALREADY_REGISTERED : AppErrorCode.PHONE_ALREADY_REGISTERED,
     );
   }
-  await consumeCode({ db, tenantId: ctx.tenant.id, target: target.value, purpose: 'bind', code: input.code });
+  await consumeCode({
+    db,
+    limiter: ports.limiter,
+    tenantId: actor.tenantId,
+    target: target.value,
+    purpose: 'bind',
+    code: input.code,
+  });
   const before = await db
     .selectFrom('users')
     .select(['email', 'phone'])
@@ -156,19 +169,19 @@ export async function bindContact(
     .updateTable('users')
     .set(target.kind === 'email' ? { email: target.value } : { phone: target.value })
     .where('id', '=', userId)
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('tenant_id', '=', actor.tenantId)
     .execute();
   const previous = target.kind === 'email' ? before.email : before.phone;
   await recordAudit(db, {
-    tenantId: ctx.tenant.id,
-    actorKind: 'user',
-    actorId: userId,
+    tenantId: actor.tenantId,
+    actorKind: actor.kind,
+    actorId: actor.id,
     action: `user.${target.kind}.${previous ? 'change' : 'bind'}`,
-    ip: ctx.ip,
+    ip: actor.ip,
     details: {
       from: previous ? (target.kind === 'email' ? maskEmail(previous) : maskPhone(previous)) : null,
       to: target.kind === 'email' ? maskEmail(target.value) : maskPhone(target.value),
     },
   });
-  return simpleUser(ctx, userId);
+  return simpleUser(ports, { actor });
 }

@@ -1,7 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import type { TActor } from '../../actor';
 import type { TDb } from '../../db/database';
 import { newToken, sha256 } from '../../ids';
+import { recordAudit } from '../audit';
+import { auditActor, type TIdentityPorts } from './ports';
 
 export const QR_TICKET_SECONDS = 120;
 type TStatus = 'waiting' | 'scanned' | 'confirmed' | 'consumed' | 'cancelled';
@@ -104,4 +107,42 @@ export class QrLogin {
       });
     }
   }
+}
+
+/** QR sign-in: the tickets and the waiting pages' wake-ups. */
+export interface TQrPorts extends TIdentityPorts {
+  qrLogin: QrLogin;
+}
+
+/** qrticket: a new ticket for the waiting page's QR code (anonymous). */
+export function startQrLogin(ports: TQrPorts, { tenantId }: { tenantId: string }) {
+  return ports.qrLogin.create(tenantId);
+}
+
+/**
+ * qrstatus: the waiting page's long poll. A confirmed ticket answers its trader's id once; the HTTP
+ * layer opens that trader's session on the waiting device.
+ */
+export function pollQrLogin(
+  ports: TQrPorts,
+  { tenantId, ticket, waitMs }: { tenantId: string; ticket: string; waitMs: number },
+) {
+  return ports.qrLogin.poll(tenantId, ticket, waitMs);
+}
+
+/** qrscan: the signed-in trader's phone has read the ticket. */
+export async function scanQrLogin(ports: TQrPorts, { actor, ticket }: { actor: TActor; ticket: string }) {
+  await ports.qrLogin.advance(actor.tenantId, ticket, actor.id, 'scanned');
+}
+
+/** qrconfirm: the signed-in trader lets the waiting device in, or turns it away. */
+export async function answerQrLogin(
+  ports: TQrPorts,
+  { actor, ticket, approve }: { actor: TActor; ticket: string; approve: boolean },
+) {
+  await ports.qrLogin.advance(actor.tenantId, ticket, actor.id, approve ? 'confirmed' : 'cancelled');
+  await recordAudit(ports.db, {
+    ...auditActor(actor),
+    action: approve ? 'user.qr.confirm' : 'user.qr.cancel',
+  });
 }

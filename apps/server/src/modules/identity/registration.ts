@@ -1,12 +1,11 @@
 import { maskEmail, maskPhone } from '@broker/domain/identity/credentials';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { type CountryCode, parsePhoneNumberWithError } from 'libphonenumber-js';
-import type { TCallContext } from '../../http/context';
 import { serverTranslator } from '../../i18n';
 import { newId } from '../../ids';
-import { recordAudit } from '../audit/audit';
-import { assertWithinLimit } from '../backoffice/audit/packages';
-import { SmsDeliveryError } from '../notify/sms';
+import { recordAudit } from '../audit';
+import { assertWithinLimit } from '../entitlements';
+import { SmsDeliveryError } from '../notify';
 import { setPasswordEndingSessions } from './account-security';
 import { verifyChallenge } from './captcha';
 import {
@@ -17,7 +16,9 @@ import {
   type TCodeChannel,
   type TCodePurpose,
 } from './codes';
+import { countUsers } from './directory';
 import { hashPassword, verifyPassword } from './passwords';
+import type { TCodePorts, TIdentityPorts, TMessagePorts } from './ports';
 
 export type TTargetInput = { email: string } | { phone: { twoCharCode: string; number: string } };
 export type TTarget = { kind: 'email'; value: string } | { kind: 'phone'; value: string };
@@ -39,38 +40,54 @@ export function resolveTarget(input: TTargetInput): TTarget {
     : { kind: 'phone', value: e164(input.phone) };
 }
 
-async function findUserId(ctx: TCallContext, target: TTarget): Promise<string | null> {
-  const row = await ctx.services.database.db
+async function findUserId(ports: TIdentityPorts, tenantId: string, target: TTarget): Promise<string | null> {
+  const row = await ports.db
     .selectFrom('users')
     .select('id')
-    .where('tenant_id', '=', ctx.tenant.id)
+    .where('tenant_id', '=', tenantId)
     .where(target.kind, '=', target.value)
     .executeTakeFirst();
   return row?.id ?? null;
 }
 
-export async function isRegistered(ctx: TCallContext, input: TTargetInput): Promise<boolean> {
-  return (await findUserId(ctx, resolveTarget(input))) !== null;
+/** Whether an email or phone number belongs to a trader of the broker (an anonymous question). */
+export async function isRegistered(
+  ports: TIdentityPorts,
+  { tenantId, ...input }: TTargetInput & { tenantId: string },
+): Promise<boolean> {
+  return (await findUserId(ports, tenantId, resolveTarget(input))) !== null;
 }
 
-/** Checks the captcha, the target's state for the purpose, then creates and delivers a code. */
+/**
+ * Checks the captcha, the target's state for the purpose, then creates and delivers a code, written
+ * in the caller's language. An anonymous call; only a signed-in trader may ask for a binding code.
+ */
 export async function sendCode(
-  ctx: TCallContext,
-  input: TTargetInput & {
+  ports: TMessagePorts,
+  {
+    tenantId,
+    locale,
+    signedIn,
+    ...input
+  }: TTargetInput & {
+    tenantId: string;
+    locale: string;
+    /** Whether the call carries a trader's session. */
+    signedIn: boolean;
     purpose: TCodePurpose;
     channel?: TCodeChannel | undefined;
     captcha: { id: string; nonce: string };
   },
 ) {
-  const db = ctx.services.database.db;
+  const { db } = ports;
   await verifyChallenge({ db, id: input.captcha.id, nonce: input.captcha.nonce });
   const target = resolveTarget(input);
   const channel: TCodeChannel =
     target.kind === 'email' ? 'email' : input.channel === 'whatsapp' ? 'whatsapp' : 'sms';
   if (target.kind === 'phone' && input.channel === 'email')
     throw new AppError(AppErrorCode.VALIDATION_FAILED);
-  if (input.purpose === 'bind' && !ctx.userSession) throw new AppError(AppErrorCode.TOKEN_INVALID);
-  const registered = (await findUserId(ctx, target)) !== null;
+  if (input.purpose === 'bind' && !signedIn) throw new AppError(AppErrorCode.TOKEN_INVALID);
+  const registered = (await findUserId(ports, tenantId, target)) !== null;
   if ((input.purpose === 'register' || input.purpose === 'bind') && registered) {
     throw new AppError(
       target.kind === 'email' ? AppErrorCode.EMAIL_ALREADY_REGISTERED : AppErrorCode.PHONE_ALREADY_REGISTERED,
@@ -80,26 +97,26 @@ export async function sendCode(
     throw new AppError(AppErrorCode.USER_NOT_FOUND);
   const code = await createCode({
     db,
-    tenantId: ctx.tenant.id,
+    tenantId,
     channel,
     target: target.value,
     purpose: input.purpose,
   });
-  const t = serverTranslator(ctx.locale);
+  const t = serverTranslator(locale);
   const minutes = CODE_TTL_MS / 60_000;
   const body = t('mail.code.body', { code, minutes, brand: t('brand.name') });
   try {
     if (target.kind === 'email') {
-      await ctx.services.mailer.send({
+      await ports.mailer.send({
         to: target.value,
         subject: t('mail.code.subject', { code, brand: t('brand.name') }),
         text: body,
       });
     } else {
-      await ctx.services.sms.send({ to: target.value, text: body, channel: channel as 'sms' | 'whatsapp' });
+      await ports.sms.send({ to: target.value, text: body, channel: channel as 'sms' | 'whatsapp' });
     }
   } catch (error) {
-    ctx.request.log.warn({ err: error, channel }, 'verification code not delivered');
+    ports.log.warn({ err: error, channel }, 'verification code not delivered');
     if (error instanceof SmsDeliveryError || target.kind === 'phone')
       throw new AppError(AppErrorCode.MESSAGE_NOT_DELIVERED);
     throw new AppError(AppErrorCode.MESSAGE_NOT_DELIVERED);
@@ -114,20 +131,31 @@ export async function sendCode(
 
 /** Creates the trader after checking the code; returns the new user's id. */
 export async function registerTrader(
-  ctx: TCallContext,
-  input: TTargetInput & { code: string; password: string; nick?: string | undefined },
+  ports: TCodePorts,
+  {
+    tenantId,
+    ip,
+    ...input
+  }: TTargetInput & {
+    tenantId: string;
+    ip: string | null;
+    code: string;
+    password: string;
+    nick?: string | undefined;
+  },
 ): Promise<string> {
-  const db = ctx.services.database.db;
+  const { db } = ports;
   const target = resolveTarget(input);
-  if ((await findUserId(ctx, target)) !== null) {
+  if ((await findUserId(ports, tenantId, target)) !== null) {
     throw new AppError(
       target.kind === 'email' ? AppErrorCode.EMAIL_ALREADY_REGISTERED : AppErrorCode.PHONE_ALREADY_REGISTERED,
     );
   }
-  await assertWithinLimit(db, ctx.tenant.id, 'customers');
+  await assertWithinLimit(db, tenantId, 'customers', countUsers);
   await consumeCode({
     db,
-    tenantId: ctx.tenant.id,
+    limiter: ports.limiter,
+    tenantId,
     target: target.value,
     purpose: 'register',
     code: input.code,
@@ -136,31 +164,37 @@ export async function registerTrader(
   const name =
     input.nick ??
     (target.kind === 'email' ? (target.value.split('@')[0] as string) : maskPhone(target.value));
+  const passwordHash = await hashPassword(input.password);
   try {
-    await db
-      .insertInto('users')
-      .values({
-        id,
-        tenant_id: ctx.tenant.id,
-        email: target.kind === 'email' ? target.value : null,
-        phone: target.kind === 'phone' ? target.value : null,
-        password_hash: await hashPassword(input.password),
-        display_name: name,
-        country_code: null,
-        locked_until: null,
-      })
-      .execute();
+    // The package's customer limit is checked again where the row is added, under the broker's
+    // limit lock (the check above only spares a code when the broker is already full).
+    await db.transaction().execute(async (trx) => {
+      await assertWithinLimit(trx, tenantId, 'customers', countUsers);
+      await trx
+        .insertInto('users')
+        .values({
+          id,
+          tenant_id: tenantId,
+          email: target.kind === 'email' ? target.value : null,
+          phone: target.kind === 'phone' ? target.value : null,
+          password_hash: passwordHash,
+          display_name: name,
+          country_code: null,
+          locked_until: null,
+        })
+        .execute();
+    });
   } catch (error) {
     // Two registrations racing for the same address: the unique index decides.
     if (/unique|duplicate/i.test(String(error))) throw new AppError(AppErrorCode.EMAIL_ALREADY_REGISTERED);
     throw error;
   }
   await recordAudit(db, {
-    tenantId: ctx.tenant.id,
+    tenantId,
     actorKind: 'user',
     actorId: id,
     action: 'user.register',
-    ip: ctx.ip,
+    ip,
     details: { by: target.kind },
   });
   return id;
@@ -168,17 +202,22 @@ export async function registerTrader(
 
 /** Sets a new password after checking the code, and ends every session of the trader. */
 export async function resetPassword(
-  ctx: TCallContext,
-  input: TTargetInput & { code: string; password: string },
+  ports: TCodePorts,
+  {
+    tenantId,
+    ip,
+    ...input
+  }: TTargetInput & { tenantId: string; ip: string | null; code: string; password: string },
 ): Promise<void> {
-  const db = ctx.services.database.db;
+  const { db } = ports;
   const target = resolveTarget(input);
-  const userId = await findUserId(ctx, target);
+  const userId = await findUserId(ports, tenantId, target);
   if (!userId) throw new AppError(AppErrorCode.USER_NOT_FOUND);
   // Only someone holding the code learns whether the new password equals the old one.
   await consumeCode({
     db,
-    tenantId: ctx.tenant.id,
+    limiter: ports.limiter,
+    tenantId,
     target: target.value,
     purpose: 'reset',
     code: input.code,
@@ -194,25 +233,26 @@ export async function resetPassword(
   });
   await setPasswordEndingSessions({ db, userId, password: input.password });
   await recordAudit(db, {
-    tenantId: ctx.tenant.id,
+    tenantId,
     actorKind: 'user',
     actorId: userId,
     action: 'user.password.reset',
-    ip: ctx.ip,
+    ip,
   });
 }
 
 /** Quick sign-in with a phone code; returns the user id. */
 export async function phoneCodeLogin(
-  ctx: TCallContext,
-  input: { phone: { twoCharCode: string; number: string }; code: string },
+  ports: TCodePorts,
+  { tenantId, ...input }: { tenantId: string; phone: { twoCharCode: string; number: string }; code: string },
 ): Promise<string> {
   const target = resolveTarget(input);
-  const userId = await findUserId(ctx, target);
+  const userId = await findUserId(ports, tenantId, target);
   if (!userId) throw new AppError(AppErrorCode.USER_NOT_FOUND);
   await consumeCode({
-    db: ctx.services.database.db,
-    tenantId: ctx.tenant.id,
+    db: ports.db,
+    limiter: ports.limiter,
+    tenantId,
     target: target.value,
     purpose: 'login',
     code: input.code,

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { TDb } from '../../db/database';
 import { newToken, sha256 } from '../../ids';
-import { newCipherKey } from './trade-token';
+
+/** A fresh AES-256 key for a session's trade-token request (base64). */
+const newCipherKey = (): string => randomBytes(32).toString('base64');
 
 export type TSubjectKind = 'user' | 'staff';
 

@@ -1,20 +1,14 @@
-import {
-  createDecipheriv,
-  createHmac,
-  createSecretKey,
-  type KeyObject,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createDecipheriv, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { SignJWT } from 'jose';
+import type { TActor } from '../../actor';
 import type { TSession } from './sessions';
+
+/** What the trade-token request and the token use of a trader's session. */
+type TTokenSession = Pick<TSession, 'subjectId' | 'tokenHash' | 'cipherKey'>;
 
 export const TRADE_TOKEN_SECONDS = 30 * 60;
 export const TRADE_TOKEN_REFRESH_AFTER_SECONDS = 20 * 60;
-
-/** A fresh AES-256 key for a session (base64). */
-export const newCipherKey = (): string => randomBytes(32).toString('base64');
 
 /**
  * Opens the trade-token request (spec 7.1): `cipher_text` is AES-256-GCM (tag appended) of the user
@@ -26,7 +20,7 @@ export function openTradeRequest({
   cipherText,
   iv,
 }: {
-  session: TSession;
+  session: Pick<TSession, 'subjectId' | 'cipherKey'>;
   cipherText: string;
   iv: string;
 }): void {
@@ -53,7 +47,7 @@ export async function issueTradeToken({
   now = Date.now(),
 }: {
   secret: Uint8Array;
-  session: TSession;
+  session: Pick<TSession, 'subjectId' | 'tokenHash'>;
   now?: number;
 }) {
   const accessExpire = now + TRADE_TOKEN_SECONDS * 1000;
@@ -64,6 +58,20 @@ export async function issueTradeToken({
     .setExpirationTime(Math.floor(accessExpire / 1000))
     .sign(secret);
   return { accessToken, accessExpire, refreshAfter: now + TRADE_TOKEN_REFRESH_AFTER_SECONDS * 1000 };
+}
+
+/**
+ * tradetoken (spec 7.1): the signed-in trader proves they hold their session's key and gets a trade
+ * token bound to the session. `secret` is the server's HMAC key (the app secret).
+ */
+export async function tradeToken(
+  ports: { secret: Uint8Array },
+  { actor, cipherText, iv }: { actor: TActor; cipherText: string; iv: string },
+) {
+  if (!actor.session) throw new AppError(AppErrorCode.TOKEN_INVALID);
+  const session: TTokenSession = { subjectId: actor.id, ...actor.session };
+  openTradeRequest({ session, cipherText, iv });
+  return issueTradeToken({ secret: ports.secret, session });
 }
 
 /**

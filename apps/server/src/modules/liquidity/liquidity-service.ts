@@ -3,8 +3,9 @@ import type { TEngineEvent, TPositionView } from '@broker/domain/trading/engine-
 import type { FastifyInstance } from 'fastify';
 import type { TDatabase } from '../../db/database';
 import { newId } from '../../ids';
-import type { MarketService } from '../market/market-service';
-import type { EngineHost } from '../trading/engine-host';
+import type { MarketService } from '../market';
+import { UsdConverter } from '../market';
+import { accountGroupOrDefault, type EngineHost } from '../trading';
 import {
   LiquidityRejection,
   type TCloseHedgeRequest,
@@ -15,7 +16,6 @@ import {
 import { resolveBook, type TBookDecision, type TBookRule, type TTradeRecord, windowsNeeded } from './routing';
 import { SimulatedLiquidityProvider } from './simulated-provider';
 import {
-  accountGroup,
   flagInterruptedHedges,
   hedgeById,
   insertHedge,
@@ -26,7 +26,6 @@ import {
   tradeRecord,
   updateHedge,
 } from './store';
-import { UsdConverter } from './usd';
 
 /** How long a broker's rules are kept in memory; a change through the back office clears them at once. */
 const RULES_TTL_MS = 5_000;
@@ -40,6 +39,8 @@ export interface TLiquidityOptions {
   /** Attempts per hedge order before it is flagged for the dealer, and the pause between them. */
   attempts?: number;
   retryDelayMs?: number;
+  /** Share of orders the built-in sandbox provider refuses (when no provider is given). */
+  sandboxRejectRate?: number;
   now?(): number;
   log?(error: unknown, message: string): void;
 }
@@ -77,6 +78,7 @@ export class LiquidityService {
       options.provider ??
       new SimulatedLiquidityProvider({
         quote: (symbol) => options.market?.lastTicks().find((t) => t.symbol === symbol),
+        ...(options.sandboxRejectRate === undefined ? {} : { rejectRate: options.sandboxRejectRate }),
       });
   }
 
@@ -169,7 +171,7 @@ export class LiquidityService {
     const rules = (await this.rulesOf(tenantId)).filter((r) => r.enabled);
     if (rules.length === 0) return { book: 'B', ruleId: null };
     const needsGroup = rules.some((r) => r.kind === 'group');
-    const groupId = needsGroup ? await accountGroup(this.db, tenantId, accountId) : null;
+    const groupId = needsGroup ? await accountGroupOrDefault(this.db, tenantId, accountId) : null;
     const records = new Map<number, TTradeRecord>();
     const windows = windowsNeeded(rules);
     if (windows.length > 0) {

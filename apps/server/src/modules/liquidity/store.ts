@@ -1,10 +1,10 @@
-import { AccountType } from '@broker/domain/trading/calculations';
 import Big from 'big.js';
-import { type Insertable, sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { TDb } from '../../db/database';
-import type { LpOrdersTable } from '../../db/schema-risk';
+import type { UsdConverter } from '../market';
+import { closedDealsByCurrency, openPositionIds } from '../trading';
 import type { TBookRule, TTradeRecord } from './routing';
-import type { UsdConverter } from './usd';
+import type { LpOrdersTable } from './schema';
 
 /** SQL of the liquidity module: routing rules, customers' records and hedge orders. */
 
@@ -39,21 +39,7 @@ export async function tradeRecord(
   db: TDb,
   input: { tenantId: string; userId: string; since: number; usd: UsdConverter },
 ): Promise<TTradeRecord> {
-  const rows = await db
-    .selectFrom('deals as d')
-    .innerJoin('trading_accounts as a', 'a.id', 'd.account_id')
-    .select([
-      'a.currency',
-      sql<string>`count(*)`.as('deals'),
-      sql<string>`sum(case when d.profit > 0 then 1 else 0 end)`.as('wins'),
-      sql<string>`sum(d.profit + d.swap + d.commission)`.as('result'),
-    ])
-    .where('a.tenant_id', '=', input.tenantId)
-    .where('a.user_id', '=', input.userId)
-    .where('a.account_type', '<>', AccountType.DEMO)
-    .where('d.close_time', '>=', input.since)
-    .groupBy('a.currency')
-    .execute();
+  const rows = await closedDealsByCurrency(db, input);
   let realized = new Big(0);
   let deals = 0;
   let wins = 0;
@@ -63,24 +49,6 @@ export async function tradeRecord(
     realized = realized.plus(input.usd.minor(row.result ?? '0', row.currency));
   }
   return { realizedProfitUsd: realized.toFixed(2), deals, wins };
-}
-
-/** The account's group, or the broker's default group when it has none. */
-export async function accountGroup(db: TDb, tenantId: string, accountId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('trading_accounts')
-    .select('group_id')
-    .where('id', '=', accountId)
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
-  if (row?.group_id) return row.group_id;
-  const fallback = await db
-    .selectFrom('account_groups')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('is_default', '=', true)
-    .executeTakeFirst();
-  return fallback?.id ?? null;
 }
 
 export type THedgeRow = {
@@ -157,12 +125,11 @@ export async function openingHedge(
 export async function openABookPositions(
   db: TDb,
 ): Promise<Array<{ position_id: string; tenant_id: string }>> {
-  return db
-    .selectFrom('lp_orders as l')
-    .innerJoin('positions as p', 'p.id', 'l.position_id')
-    .select(['l.position_id', 'l.tenant_id'])
-    .where('l.purpose', '=', 'open')
-    .execute();
+  const [hedges, open] = await Promise.all([
+    db.selectFrom('lp_orders').select(['position_id', 'tenant_id']).where('purpose', '=', 'open').execute(),
+    openPositionIds(db),
+  ]);
+  return hedges.filter((h) => open.has(String(h.position_id)));
 }
 
 /**

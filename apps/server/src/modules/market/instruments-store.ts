@@ -1,5 +1,17 @@
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
+import { sql } from 'kysely';
 import type { TDb } from '../../db/database';
+
+/** How many symbols the broker has switched on: what its package's symbol limit counts. */
+export async function countEnabledSymbols(db: TDb, { tenantId }: { tenantId: string }): Promise<number> {
+  const row = await db
+    .selectFrom('instruments')
+    .select(sql<string | number>`count(*)`.as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
 
 /** Gives a broker the default instrument catalogue when it has none. */
 export async function ensureInstruments({ db, tenantId }: { db: TDb; tenantId: string }): Promise<void> {

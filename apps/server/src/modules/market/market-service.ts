@@ -142,8 +142,16 @@ export class MarketService {
 
   /** Sets a broker's specs and markups (the back office's market configuration). */
   setTenantMarket(tenantId: string, market: TTenantMarket): void {
+    const before = this.tenants.get(tenantId);
     this.tenants.set(tenantId, market);
     this.emit({ type: 'config', tenantId });
+    // A changed markup re-prices the last quote now: clients see the new spread at once, not at the
+    // symbol's next feed tick (a quiet market may not tick for seconds).
+    for (const symbol of this.states.keys()) {
+      if ((before?.markups.get(symbol) ?? 0) === (market.markups.get(symbol) ?? 0)) continue;
+      const quote = this.quote(symbol);
+      if (quote) this.emit({ type: 'quote', quote });
+    }
   }
 
   /** The broker's markup of a symbol in points (0 without configuration). */

@@ -28,3 +28,14 @@ export class SmtpMailer implements TMailer {
     this.transport.close();
   }
 }
+
+/**
+ * Outside demo mode with no SMTP_URL: mail cannot be delivered. Each send fails (the caller logs it
+ * and answers "message not delivered"); the server warns at start.
+ */
+export class UndeliverableMailer implements TMailer {
+  async send(mail: TMail): Promise<void> {
+    throw new Error(`mail to ${mail.to.replace(/^(.).*@/, '$1…@')} not sent: SMTP_URL is not set`);
+  }
+  close() {}
+}

@@ -1,9 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { TCallContext } from '../../http/context';
+import { deviceLabel } from '@broker/domain/identity/device-label';
+import type { TActor } from '../../actor';
+import type { TDb } from '../../db/database';
 import { newId } from '../../ids';
-import { deviceLabel } from '../identity/account-security';
+
+/** What the push-subscription use cases work with: the database. */
+export interface TPushPorts {
+  db: TDb;
+}
 
 export interface TVapidKeys {
   /** Uncompressed P-256 point, base64url: what PushManager.subscribe takes as applicationServerKey. */
@@ -34,29 +40,41 @@ export function loadVapidKeys(dataDir: string, env: { publicKey?: string; privat
   return keys;
 }
 
-/** Stores (or moves to this trader) the browser's subscription; one row per endpoint. */
+/**
+ * Stores (or moves to this trader) the browser's subscription; one row per endpoint. `userAgent`
+ * names the browser in the trader's list of devices.
+ */
 export async function insertPushSubscription(
-  ctx: TCallContext,
-  userId: string,
-  input: { endpoint: string; keys: { p256dh: string; auth: string } },
+  ports: TPushPorts,
+  {
+    actor,
+    userAgent,
+    ...input
+  }: {
+    actor: TActor;
+    userAgent: string | null;
+    endpoint: string;
+    keys: { p256dh: string; auth: string };
+  },
 ): Promise<{ id: string }> {
-  const row = await ctx.services.database.db
+  const userId = actor.id;
+  const row = await ports.db
     .insertInto('push_subscriptions')
     .values({
       id: newId(),
-      tenant_id: ctx.tenant.id,
+      tenant_id: actor.tenantId,
       user_id: userId,
       endpoint: input.endpoint,
       p256dh: input.keys.p256dh,
       auth: input.keys.auth,
-      user_agent: ctx.userAgent?.slice(0, 300) ?? null,
+      user_agent: userAgent?.slice(0, 300) ?? null,
     })
     .onConflict((oc) =>
       oc.columns(['tenant_id', 'endpoint']).doUpdateSet({
         user_id: userId,
         p256dh: input.keys.p256dh,
         auth: input.keys.auth,
-        user_agent: ctx.userAgent?.slice(0, 300) ?? null,
+        user_agent: userAgent?.slice(0, 300) ?? null,
       }),
     )
     .returning('id')
@@ -64,26 +82,27 @@ export async function insertPushSubscription(
   return { id: row.id };
 }
 
+/** Removes one of the trader's subscriptions, by endpoint or by id. */
 export async function deletePushSubscription(
-  ctx: TCallContext,
-  userId: string,
-  input: { endpoint: string } | { id: string },
+  ports: TPushPorts,
+  { actor, ...input }: { actor: TActor } & ({ endpoint: string } | { id: string }),
 ): Promise<{ deleted: number }> {
-  let query = ctx.services.database.db
+  let query = ports.db
     .deleteFrom('push_subscriptions')
-    .where('tenant_id', '=', ctx.tenant.id)
-    .where('user_id', '=', userId);
+    .where('tenant_id', '=', actor.tenantId)
+    .where('user_id', '=', actor.id);
   query = 'id' in input ? query.where('id', '=', input.id) : query.where('endpoint', '=', input.endpoint);
   const result = await query.executeTakeFirst();
   return { deleted: Number(result.numDeletedRows) };
 }
 
-export async function listPushSubscriptions(ctx: TCallContext, userId: string) {
-  const rows = await ctx.services.database.db
+/** The trader's subscriptions (browsers), newest first. */
+export async function listPushSubscriptions(ports: TPushPorts, { actor }: { actor: TActor }) {
+  const rows = await ports.db
     .selectFrom('push_subscriptions')
     .select(['id', 'endpoint', 'user_agent', 'created_at'])
-    .where('tenant_id', '=', ctx.tenant.id)
-    .where('user_id', '=', userId)
+    .where('tenant_id', '=', actor.tenantId)
+    .where('user_id', '=', actor.id)
     .orderBy('created_at', 'desc')
     .execute();
   return rows.map((r) => ({

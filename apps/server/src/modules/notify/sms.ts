@@ -46,3 +46,16 @@ export class SandboxSmsProvider implements TSmsProvider {
     return { providerId };
   }
 }
+
+/**
+ * Outside demo mode, with no real provider configured: every text is refused (the caller answers
+ * "message not delivered"), so no code is stored where nobody reads it.
+ */
+export class UndeliverableSmsProvider implements TSmsProvider {
+  readonly name = 'none';
+  async send(message: TSmsMessage): Promise<{ providerId: string }> {
+    throw new SmsDeliveryError(
+      `no ${message.channel} provider configured (the sandbox runs in demo mode only)`,
+    );
+  }
+}

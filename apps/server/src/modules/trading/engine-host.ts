@@ -3,6 +3,7 @@ import type { TInstrumentSpec } from '@broker/domain/market/instruments';
 import { DEFAULT_INSTRUMENTS } from '@broker/domain/market/instruments';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import {
+  type TAccountView,
   type TApplyResult,
   type TCommand,
   type TEngineConfig,
@@ -12,8 +13,8 @@ import {
 import { compileInstrument } from '@broker/domain/trading/instrument-terms';
 import { sql } from 'kysely';
 import type { TDatabase } from '../../db/database';
-import type { TTick } from '../market/feed/types';
-import type { MarketService } from '../market/market-service';
+import type { MarketService, TTick } from '../market';
+import { tenantIds } from '../tenancy';
 import {
   captureBatchItem,
   loadSnapshot,
@@ -40,6 +41,12 @@ interface TWaiter {
   resolve(): void;
   reject(error: unknown): void;
 }
+
+/**
+ * How long an order's nonce is kept after its commit: a nonce's time stamp may be up to a minute
+ * either side of the server's clock, so two minutes cover every stamp the signature check accepts.
+ */
+export const NONCE_KEEP_MS = 120_000;
 
 export type TEngineListener = (events: readonly TEngineEvent[]) => void;
 
@@ -71,6 +78,12 @@ export class EngineHost {
   /** Owner of every account, kept in memory so trading calls need no database read. */
   private readonly owners = new Map<number, { tenantId: string; userId: string; createdAt: string }>();
   private readonly byUser = new Map<string, number[]>();
+  /**
+   * Order-signature nonces in use (session-scoped key to the time it may be forgotten). Each accepted
+   * order's nonce is committed with it (engine_idempotency.nonce) and read back at start, so a
+   * signed order replayed after a restart is still refused.
+   */
+  private readonly nonces = new Map<string, number>();
   /** Account-creation idempotency: client key to the account it made. */
   private readonly createdByKey = new Map<string, number>();
   /** Each account row as last committed by a group commit (SQL text), to skip unchanged rows. */
@@ -187,6 +200,12 @@ export class EngineHost {
     };
     this.results.clear();
     this.createdByKey.clear();
+    this.nonces.clear();
+    const { rows: recent } = await sql<{ nonce: string; created_at: Date | string }>`
+      select nonce, created_at from engine_idempotency
+       where nonce is not null and created_at > now() - make_interval(secs => ${NONCE_KEEP_MS / 1000})
+       order by created_at`.execute(this.database.db);
+    for (const row of recent) this.nonces.set(row.nonce, new Date(row.created_at).getTime() + NONCE_KEEP_MS);
     for (const entry of snapshot.idempotency) {
       this.results.set(entry.key, Promise.resolve(entry.result));
       const created = /^(\d+):(create:.+)$/.exec(entry.key);
@@ -247,8 +266,8 @@ export class EngineHost {
 
   /** Loads every broker's configuration (at start, before the state is restored). */
   private async loadAllMarketConfig(): Promise<void> {
-    const tenants = await this.database.db.selectFrom('tenants').select('id').execute();
-    for (const { id } of tenants) this.useConfig(await loadTenantMarketConfig(this.database.db, id));
+    for (const id of await tenantIds(this.database.db))
+      this.useConfig(await loadTenantMarketConfig(this.database.db, id));
   }
 
   private useConfig(config: TTenantMarketConfig): void {
@@ -378,13 +397,71 @@ export class EngineHost {
   }
 
   /**
+   * Takes a signature nonce for one order; false when it was taken before (also before a restart,
+   * while inside its window). Expired ones are dropped from the oldest end (a Map iterates in
+   * insertion order): amortised O(1) per order.
+   */
+  claimNonce(key: string, until: number, now = Date.now()): boolean {
+    if (this.nonces.has(key)) return false;
+    for (const [k, expiry] of this.nonces) {
+      if (expiry >= now) break;
+      this.nonces.delete(k);
+    }
+    this.nonces.set(key, until);
+    return true;
+  }
+
+  /**
+   * Opens an account unless its owner already holds `limit.perOwner` open accounts of the same kind
+   * (`limit.sameKind`), or the broker `limit.perBroker` open accounts: counting and opening are one
+   * synchronous step of the single writer, so parallel requests cannot all see room for one more.
+   * A repeated idempotency key answers its first result whatever the count.
+   */
+  openAccount(
+    command: Extract<TCommand, { type: 'create_account' }>,
+    owner: TAccountOwner,
+    limit: { perOwner: number; sameKind: (view: TAccountView) => boolean; perBroker: number | null },
+  ): Promise<TApplyResult> {
+    if (this.reloading) return this.reloading.then(() => this.openAccount(command, owner, limit));
+    // The same key sent again while (or after) its account is made: the first answer, whatever
+    // account id this request was given.
+    const made = this.createdByKey.get(command.clientKey);
+    const first = made === undefined ? undefined : this.results.get(`${made}:${command.clientKey}`);
+    if (first) return first;
+    if (!this.results.has(idempotencyKey(command))) {
+      const open = (id: number) => {
+        const view = this.engine.account(id);
+        return view !== undefined && !view.closed ? view : undefined;
+      };
+      const held = this.accountsOf(owner.tenantId, owner.userId).filter((id) => {
+        const view = open(id);
+        return view !== undefined && limit.sameKind(view);
+      }).length;
+      if (held >= limit.perOwner) throw new AppError(AppErrorCode.ACCOUNT_LIMIT_REACHED);
+      if (limit.perBroker !== null) {
+        let brokerOpen = 0;
+        // Copy and strategy sub-accounts are parts of a main account, not accounts of the plan.
+        for (const [id, who] of this.owners)
+          if (who.tenantId === owner.tenantId && open(id)?.parentId === null) brokerOpen++;
+        if (brokerOpen >= limit.perBroker)
+          throw new AppError(
+            AppErrorCode.PACKAGE_LIMIT_REACHED,
+            { limit: 'tradingAccounts', max: limit.perBroker, used: brokerOpen },
+            `package limit tradingAccounts (${limit.perBroker}) reached`,
+          );
+      }
+    }
+    return this.submit(command, owner);
+  }
+
+  /**
    * Applies a command and answers once its effects are committed. A repeated idempotency key
    * answers the first result (after its commit), without applying anything again.
    */
-  submit(command: TCommand, owner?: TAccountOwner): Promise<TApplyResult> {
+  submit(command: TCommand, owner?: TAccountOwner, nonce?: string): Promise<TApplyResult> {
     // While the engine is rebuilt after a failed commit, commands wait for the rebuilt engine:
     // applied to the old one, they would be committed but missing from memory.
-    if (this.reloading) return this.reloading.then(() => this.submit(command, owner));
+    if (this.reloading) return this.reloading.then(() => this.submit(command, owner, nonce));
     const key = idempotencyKey(command);
     const known = this.results.get(key);
     if (known) {
@@ -399,13 +476,16 @@ export class EngineHost {
       this.addOwner(owner.accountId, { ...owner, createdAt: new Date(command.time).toISOString() });
       this.createdByKey.set(command.clientKey, owner.accountId);
     }
+    // What a repeat answers: the first result, without the followers' copies of a leader's trade.
+    const kept = this.engine.recordedResult(command) ?? result;
     const item: TBatchItem = {
       ...captureBatchItem(this.engine, this.shadow, result.events),
       ...(owner ? { owner } : {}),
       idempotency: {
         key,
         fingerprint: this.engine.recordedFingerprint(command),
-        result: storedResult(result),
+        result: storedResult(kept),
+        nonce: nonce ?? null,
       },
     };
     const done = this.enqueue(item).then(() => {
@@ -413,7 +493,13 @@ export class EngineHost {
       return result;
     });
     this.results.set(key, done);
-    done.catch(() => this.results.delete(key));
+    done.then(
+      () => {
+        // once answered, keep only what a repeat answers (a leader's thousand copies need not stay)
+        if (kept !== result && this.results.get(key) === done) this.results.set(key, Promise.resolve(kept));
+      },
+      () => this.results.delete(key),
+    );
     return done;
   }
 

@@ -1,6 +1,7 @@
 import type { TAccountType, TTradeType } from '@broker/domain/trading/calculations';
 import type {
   TAccountRow,
+  TCopyRelationView,
   TEngineEvent,
   TEngineSnapshot,
   TOrderView,
@@ -42,6 +43,8 @@ type TDealRow = {
   swap: number;
   commission: number;
   reason: number;
+  /** A copy's deal: the leader's position it followed. */
+  parent_ticket?: number | null;
 };
 type TFinishedOrderRow = {
   id: number;
@@ -59,6 +62,15 @@ type TFinishedOrderRow = {
   cancel_reason: string | null;
   position_id: number | null;
   fill_price: number | null;
+};
+type TCopySkipRow = {
+  account_id: number;
+  leader_account_id: number;
+  leader_position_id: number;
+  action: string;
+  reason: string;
+  volume: number | null;
+  created_at: number;
 };
 type TLedgerRow = {
   tx_id: number;
@@ -79,8 +91,13 @@ export interface TBatchItem {
   deals: TDealRow[];
   finished: TFinishedOrderRow[];
   ledger: TLedgerRow[];
+  /** Copy relations as each copy_relation_changed event left them (the later wins). */
+  relations?: TCopyRelationView[];
+  /** Leader trades a follower did not copy. */
+  skips?: TCopySkipRow[];
   owner?: TAccountOwner;
-  idempotency?: { key: string; fingerprint: string; result: unknown };
+  /** `nonce`: the order signature's session-scoped nonce, kept so a restart still knows it. */
+  idempotency?: { key: string; fingerprint: string; result: unknown; nonce?: string | null };
 }
 
 /**
@@ -150,6 +167,8 @@ export function captureBatchItem(
   const deals: TDealRow[] = [];
   const finished: TFinishedOrderRow[] = [];
   const ledger: TLedgerRow[] = [];
+  const relations: TCopyRelationView[] = [];
+  const skips: TCopySkipRow[] = [];
   for (const event of events) {
     const state = stateOf(engine, states, accountOf(event));
     if (!state) continue;
@@ -181,7 +200,22 @@ export function captureBatchItem(
         break;
       }
       case 'position_modified':
+      case 'position_unlinked':
         touchPosition(engine, shadow, state, event.positionId);
+        break;
+      case 'copy_relation_changed':
+        relations.push(event.relation);
+        break;
+      case 'copy_skipped':
+        skips.push({
+          account_id: event.accountId,
+          leader_account_id: event.leaderAccountId,
+          leader_position_id: event.leaderPositionId,
+          action: event.action,
+          reason: event.reason,
+          volume: event.volume,
+          created_at: event.time,
+        });
         break;
       case 'position_closed': {
         const before = shadow.positions.get(event.positionId);
@@ -202,6 +236,7 @@ export function captureBatchItem(
           swap: full ? (before?.swap ?? 0) : 0,
           commission: full ? (before?.commission ?? 0) : 0,
           reason: event.reason,
+          parent_ticket: event.parentTicket,
         });
         touchPosition(engine, shadow, state, event.positionId);
         if (full) shadow.positions.delete(event.positionId);
@@ -259,7 +294,15 @@ export function captureBatchItem(
         break;
     }
   }
-  return { events, states, deals, finished, ledger };
+  return {
+    events,
+    states,
+    deals,
+    finished,
+    ledger,
+    ...(relations.length > 0 ? { relations } : {}),
+    ...(skips.length > 0 ? { skips } : {}),
+  };
 }
 
 /** One element of a PostgreSQL array literal: integers, booleans, null and strings only (never floats). */
@@ -301,6 +344,7 @@ const ACCOUNT_STATE = [
   ['restrictions', 'jsonb'],
   ['closed', 'boolean'],
   ['group_id', 'text'],
+  ['followers_paused', 'boolean'],
 ] as const;
 
 function accountState(r: TAccountRow): unknown[] {
@@ -320,6 +364,7 @@ function accountState(r: TAccountRow): unknown[] {
     JSON.stringify(r.restrictions),
     r.closed,
     r.profile ?? null,
+    r.followersPaused ?? false,
   ];
 }
 
@@ -334,6 +379,8 @@ const PARTS = {
     ['user_id', 'text'],
     ['account_type', 'smallint'],
     ['currency', 'text'],
+    ['parent_id', 'bigint'],
+    ['purpose', 'text'],
     ...ACCOUNT_STATE,
   ],
   deals: [
@@ -350,6 +397,7 @@ const PARTS = {
     ['swap', 'bigint'],
     ['commission', 'bigint'],
     ['reason', 'smallint'],
+    ['parent_ticket', 'bigint'],
   ],
   finished: [
     ['id', 'bigint'],
@@ -383,6 +431,7 @@ const PARTS = {
     ['key', 'text'],
     ['fingerprint', 'text'],
     ['result', 'jsonb'],
+    ['nonce', 'text'],
   ],
   accountsChanged: [['id', 'bigint'], ...ACCOUNT_STATE],
   positionsGone: [['id', 'bigint']],
@@ -399,6 +448,7 @@ const PARTS = {
     ['margin', 'bigint'],
     ['swap', 'bigint'],
     ['commission', 'bigint'],
+    ['parent_ticket', 'bigint'],
   ],
   ordersGone: [['id', 'bigint']],
   orders: [
@@ -413,6 +463,32 @@ const PARTS = {
     ['take_profit', 'bigint'],
     ['stop_loss', 'bigint'],
     ['placed_time', 'bigint'],
+  ],
+  copyRelations: [
+    ['account_id', 'bigint'],
+    ['leader_account_id', 'bigint'],
+    ['mode', 'text'],
+    ['mode_value', 'bigint'],
+    ['max_volume', 'integer'],
+    ['max_positions', 'integer'],
+    ['max_slippage_points', 'integer'],
+    ['stop_loss_bp', 'integer'],
+    ['take_profit_bp', 'integer'],
+    ['copy_stops', 'boolean'],
+    ['copy_existing', 'boolean'],
+    ['status', 'text'],
+    ['stop_reason', 'text'],
+    ['created_at', 'bigint'],
+    ['updated_at', 'bigint'],
+  ],
+  copySkips: [
+    ['account_id', 'bigint'],
+    ['leader_account_id', 'bigint'],
+    ['leader_position_id', 'bigint'],
+    ['action', 'text'],
+    ['reason', 'text'],
+    ['volume', 'integer'],
+    ['created_at', 'bigint'],
   ],
 } as const satisfies Record<string, readonly (readonly [string, string])[]>;
 
@@ -449,10 +525,16 @@ const STATEMENTS: Record<TPart, (select: string) => string> = {
     )}, "updated_at" = now() from (${select}) as v where t.id = v.id`,
   positionsGone: (select) => `delete from positions where id in (${select})`,
   positions: (select) =>
-    `insert into positions (${columnList('positions')}) ${select} on conflict ("id") do update set ${updateSet(['volume', 'take_profit', 'stop_loss', 'margin', 'swap', 'commission'], 'excluded')}`,
+    `insert into positions (${columnList('positions')}) ${select} on conflict ("id") do update set ${updateSet(['volume', 'take_profit', 'stop_loss', 'margin', 'swap', 'commission', 'parent_ticket'], 'excluded')}`,
   ordersGone: (select) => `delete from pending_orders where id in (${select})`,
   orders: (select) =>
     `insert into pending_orders (${columnList('orders')}) ${select} on conflict ("id") do update set ${updateSet(['volume', 'price', 'limit_price', 'activated', 'take_profit', 'stop_loss'], 'excluded')}`,
+  copyRelations: (select) =>
+    `insert into copy_relations (${columnList('copyRelations')}) ${select} on conflict ("account_id") do update set ${updateSet(
+      PARTS.copyRelations.slice(1).map(([name]) => name),
+      'excluded',
+    )}`,
+  copySkips: (select) => `insert into copy_skips (${columnList('copySkips')}) ${select}`,
 };
 
 const commitStatements = new Map<number, { name: string; text: string }>();
@@ -529,6 +611,7 @@ export async function persistBatch(
         d.swap,
         d.commission,
         d.reason,
+        d.parent_ticket ?? null,
       );
     for (const f of item.finished)
       parts.finished.push(
@@ -560,23 +643,37 @@ export async function persistBatch(
         l.balance_after,
         l.created_at,
       );
+    for (const k of item.skips ?? [])
+      parts.copySkips.push(
+        k.account_id,
+        k.leader_account_id,
+        k.leader_position_id,
+        k.action,
+        k.reason,
+        k.volume,
+        k.created_at,
+      );
     if (item.idempotency)
       parts.idempotency.push(
         item.idempotency.key,
         item.idempotency.fingerprint,
         JSON.stringify(item.idempotency.result),
+        item.idempotency.nonce ?? null,
       );
   }
   // Later captures win: the account row and each position or order as last seen in the group.
   const latestRows = new Map<number, TAccountRow>();
   const positions = new Map<number, TPositionRow | null>();
   const orders = new Map<number, TOrderView | null>();
-  for (const item of items)
+  const relations = new Map<number, TCopyRelationView>();
+  for (const item of items) {
+    for (const relation of item.relations ?? []) relations.set(relation.accountId, relation);
     for (const [id, state] of item.states) {
       latestRows.set(id, state.row);
       for (const [k, v] of state.positions) positions.set(k, v);
       for (const [k, v] of state.orders) orders.set(k, v);
     }
+  }
   // A new account is inserted as last seen in the group (a later command may have changed it).
   const newAccounts = new Set<number>();
   for (const owner of owners) {
@@ -589,6 +686,8 @@ export async function persistBatch(
       owner.userId,
       r.accountType,
       r.currency,
+      r.parentId ?? null,
+      r.purpose ?? null,
       ...accountState(r),
     );
   }
@@ -616,6 +715,7 @@ export async function persistBatch(
         p.margin,
         p.swap,
         p.commission,
+        p.parentTicket ?? null,
       );
   for (const [id, o] of orders)
     if (!o) parts.ordersGone.push(id);
@@ -633,6 +733,24 @@ export async function persistBatch(
         o.stopLoss,
         o.time,
       );
+  for (const r of relations.values())
+    parts.copyRelations.push(
+      r.accountId,
+      r.leaderAccountId,
+      r.mode,
+      r.modeValue,
+      r.maxVolume,
+      r.maxPositions,
+      r.maxSlippagePoints,
+      r.stopLossBp,
+      r.takeProfitBp,
+      r.copyStops,
+      r.copyExisting,
+      r.status,
+      r.stopReason,
+      r.createdAt,
+      r.updatedAt,
+    );
   let mask = 0;
   const params: string[] = [];
   PART_ORDER.forEach((part, i) => {
@@ -649,7 +767,7 @@ export async function persistBatch(
 
 /** The engine's durable state as a snapshot to restore from (quotes come from the feed). */
 export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
-  const [maxima, accounts, positions, orders, idempotency] = await Promise.all([
+  const [maxima, accounts, positions, orders, relations, idempotency] = await Promise.all([
     sql<{ ticket: string | null; tx: string | null }>`
       select greatest(
         (select max(id) from positions), (select max(id) from pending_orders),
@@ -659,6 +777,12 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
     db.selectFrom('trading_accounts').selectAll().orderBy('id').execute(),
     db.selectFrom('positions').selectAll().orderBy('id').execute(),
     db.selectFrom('pending_orders').selectAll().orderBy('id').execute(),
+    db
+      .selectFrom('copy_relations')
+      .selectAll()
+      .where('status', '!=', 'stopped')
+      .orderBy('account_id')
+      .execute(),
     db.selectFrom('engine_idempotency').selectAll().execute(),
   ]);
   return {
@@ -688,6 +812,9 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
         : a.restrictions) as TRestrictions,
       closed: a.closed,
       profile: a.group_id,
+      parentId: a.parent_id === null ? null : Number(a.parent_id),
+      purpose: a.purpose,
+      followersPaused: a.followers_paused,
     })),
     positions: positions.map((p) => ({
       positionId: Number(p.id),
@@ -702,6 +829,7 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       margin: Number(p.margin),
       swap: Number(p.swap),
       commission: Number(p.commission),
+      parentTicket: n(p.parent_ticket),
     })),
     orders: orders.map((o) => ({
       orderId: Number(o.id),
@@ -715,6 +843,23 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       takeProfit: n(o.take_profit),
       stopLoss: n(o.stop_loss),
       time: Number(o.placed_time),
+    })),
+    copyRelations: relations.map((r) => ({
+      accountId: Number(r.account_id),
+      leaderAccountId: Number(r.leader_account_id),
+      mode: r.mode,
+      modeValue: Number(r.mode_value),
+      maxVolume: r.max_volume,
+      maxPositions: r.max_positions,
+      maxSlippagePoints: r.max_slippage_points,
+      stopLossBp: r.stop_loss_bp,
+      takeProfitBp: r.take_profit_bp,
+      copyStops: r.copy_stops,
+      copyExisting: r.copy_existing,
+      status: r.status,
+      stopReason: null,
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
     })),
     idempotency: idempotency.map((i) => ({
       key: i.key,

@@ -6,8 +6,8 @@ import { AccountType } from '@broker/domain/trading/calculations';
 import { compileInstrument, type TInstrumentTerms } from '@broker/domain/trading/instrument-terms';
 import { parseScaled } from '@broker/domain/trading/money';
 import type { TDb } from '../../db/database';
-import type { TServices } from '../../http/context';
 import { newId } from '../../ids';
+import { instrumentRows } from '../market';
 
 /**
  * The bridge between the broker's market configuration (instruments, account groups, per-group
@@ -118,7 +118,7 @@ export function compileTerms(
 export async function loadTenantMarketConfig(db: TDb, tenantId: string): Promise<TTenantMarketConfig> {
   await ensureDefaultGroup(db, tenantId);
   const [rows, groups, overrides] = await Promise.all([
-    db.selectFrom('instruments').selectAll().where('tenant_id', '=', tenantId).orderBy('sort').execute(),
+    instrumentRows(db, tenantId),
     db.selectFrom('account_groups').selectAll().where('tenant_id', '=', tenantId).execute(),
     db.selectFrom('instrument_group_terms').selectAll().where('tenant_id', '=', tenantId).execute(),
   ]);
@@ -202,13 +202,20 @@ export async function ensureDefaultGroup(db: TDb, tenantId: string): Promise<str
   return again.id;
 }
 
+/** What makes a saved configuration live: the engine host (named here to keep the two files apart). */
+interface TLiveConfig {
+  applyMarketConfig(tenantId: string): Promise<void>;
+  ownerOf(accountId: number): { tenantId: string } | undefined;
+  moveAccountToGroup(input: { tenantId: string; accountId: number; groupId: string }): Promise<void>;
+}
+
 /**
  * Reads the broker's instruments, groups and overrides and makes them live in the engine (new
  * orders, swaps, margin-call and stop-out levels of every account in each group) and in the quote
  * stream (spread markup). Resolves once applied.
  */
-export async function applyMarketConfig(services: TServices, tenantId: string): Promise<void> {
-  await services.trading.applyMarketConfig(tenantId);
+export async function applyMarketConfig(host: TLiveConfig, tenantId: string): Promise<void> {
+  await host.applyMarketConfig(tenantId);
 }
 
 /**
@@ -216,10 +223,10 @@ export async function applyMarketConfig(services: TServices, tenantId: string): 
  * open positions or pending orders, since their terms belong to the old group.
  */
 export async function moveAccountToGroup(
-  services: TServices,
+  host: TLiveConfig,
   input: { tenantId: string; accountId: number; groupId: string },
 ): Promise<void> {
-  const owner = services.engine.ownerOf(input.accountId);
+  const owner = host.ownerOf(input.accountId);
   if (owner?.tenantId !== input.tenantId) throw new AppError(AppErrorCode.ACCOUNT_NOT_FOUND);
-  await services.trading.moveAccountToGroup(input);
+  await host.moveAccountToGroup(input);
 }

@@ -1,0 +1,57 @@
+import type { THandlers } from '../http/gateway';
+import { countStaff } from '../modules/access';
+import { pageViewCount } from '../modules/content';
+import { countUsers } from '../modules/identity';
+import { visibleTenantCount } from '../modules/tenancy';
+import { accountHandlers } from './account';
+import { accessHandlers } from './admin/access';
+import { auditHandlers } from './admin/audit';
+import { customersHandlers } from './admin/customers';
+import { fundingAdminHandlers } from './admin/funding';
+import { kycAdminHandlers } from './admin/kyc';
+import { marketHandlers } from './admin/market';
+import { riskHandlers } from './admin/risk';
+import { authHandlers } from './auth';
+import { chartsHandlers } from './charts';
+import { contentHandlers } from './content';
+import { fundingHandlers } from './funding';
+import { endSession } from './identity';
+import { kycHandlers } from './kyc';
+import { pushHandlers } from './push';
+import { quoteHandlers } from './quotes';
+import { tradingHandlers } from './trading';
+
+/** Every route's handler: the route families' maps put together (a missing one is a type error). */
+export const handlers: THandlers = {
+  ...quoteHandlers,
+  ...accessHandlers,
+  ...auditHandlers,
+  ...customersHandlers,
+  ...marketHandlers,
+  ...riskHandlers,
+  ...tradingHandlers,
+  ...authHandlers,
+  ...accountHandlers,
+  ...pushHandlers,
+  ...contentHandlers,
+  ...kycHandlers,
+  ...kycAdminHandlers,
+  ...fundingHandlers,
+  ...fundingAdminHandlers,
+  ...chartsHandlers,
+  adminlogout: (_input, ctx) => endSession(ctx, 'staff'),
+
+  adminoverview: async (_input, ctx) => {
+    const db = ctx.services.database.db;
+    const tenantId = ctx.tenant.id;
+    const startOfDay = new Date();
+    startOfDay.setUTCHours(0, 0, 0, 0);
+    return {
+      // The platform operator sees every broker; a broker sees only itself.
+      tenants: await visibleTenantCount(db, tenantId),
+      users: await countUsers(db, { tenantId }),
+      staff: await countStaff(db, { tenantId }),
+      pageViewsToday: await pageViewCount(db, { tenantId, since: startOfDay }),
+    };
+  },
+};

@@ -1,0 +1,70 @@
+import { AppError, AppErrorCode, type TAppErrorCode } from '@broker/domain/result-codes';
+import type { TApplyResult, TCommand } from '@broker/domain/trading/engine-core';
+import type { TTradingErrorCode } from '@broker/domain/trading/errors';
+import type { EngineHost } from './engine-host';
+
+/** Engine rejections as the client's stable codes (spec 8 texts where the spec names them). */
+export const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
+  INSUFFICIENT_MARGIN: AppErrorCode.INSUFFICIENT_MARGIN,
+  MARGIN_LEVEL_TOO_LOW: AppErrorCode.MARGIN_LEVEL_TOO_LOW,
+  INSUFFICIENT_FUNDS: AppErrorCode.INSUFFICIENT_FUNDS,
+  DEPOSIT_CAP_EXCEEDED: AppErrorCode.DEPOSIT_CAP_EXCEEDED,
+  ORDER_ALREADY_CLOSED: AppErrorCode.ORDER_ALREADY_DONE,
+  POSITION_ALREADY_CLOSED: AppErrorCode.POSITION_ALREADY_CLOSED,
+  ORDER_NOT_FOUND: AppErrorCode.ORDER_NOT_FOUND,
+  POSITION_NOT_FOUND: AppErrorCode.ORDER_NOT_FOUND,
+  ACCOUNT_NOT_FOUND: AppErrorCode.ACCOUNT_NOT_FOUND,
+  ACCOUNT_EXISTS: AppErrorCode.INTERNAL,
+  ACCOUNT_HAS_OPEN_TRADES: AppErrorCode.GROUP_HAS_OPEN_TRADES,
+  ACCOUNT_CLOSED: AppErrorCode.ACCOUNT_CLOSED,
+  ACCOUNT_RESTRICTED: AppErrorCode.ACCOUNT_RESTRICTED,
+  SYMBOL_UNKNOWN: AppErrorCode.SYMBOL_DISABLED,
+  SYMBOL_DISABLED: AppErrorCode.SYMBOL_DISABLED,
+  SYMBOL_CLOSE_ONLY: AppErrorCode.CANNOT_CLOSE_OR_SHORT,
+  SHORT_NOT_ALLOWED: AppErrorCode.CANNOT_CLOSE_OR_SHORT,
+  MARKET_CLOSED: AppErrorCode.TRADING_TIME_ENDED,
+  NO_PRICE: AppErrorCode.NO_PRICE,
+  INVALID_VOLUME: AppErrorCode.INVALID_VOLUME,
+  INVALID_PRICE: AppErrorCode.INVALID_PRICE,
+  INVALID_STOPS: AppErrorCode.INVALID_STOPS,
+  INVALID_AMOUNT: AppErrorCode.VALIDATION_FAILED,
+  INVALID_CLOSE_REASON: AppErrorCode.VALIDATION_FAILED,
+  IDEMPOTENCY_CONFLICT: AppErrorCode.IDEMPOTENCY_CONFLICT,
+  // Copy trading (issue 18): the nearest existing codes until the follow routes bring their own
+  // social (-5xxx) codes with translated texts.
+  COPY_NOT_ALLOWED: AppErrorCode.VALIDATION_FAILED,
+  COPY_MODE_MISMATCH: AppErrorCode.VALIDATION_FAILED,
+  COPY_FOLLOWING_LIMIT: AppErrorCode.ACCOUNT_LIMIT_REACHED,
+  COPY_FOLLOWERS_LIMIT: AppErrorCode.ACCOUNT_LIMIT_REACHED,
+  COPY_LEADER_PAUSED: AppErrorCode.ACCOUNT_RESTRICTED,
+  COPY_ALREADY_FOLLOWING: AppErrorCode.VALIDATION_FAILED,
+  COPY_NOT_FOUND: AppErrorCode.RECORD_NOT_FOUND,
+};
+
+/** Engine errors that share a spec code but deserve their own message. */
+const MESSAGE_KEYS: Partial<Record<TTradingErrorCode, string>> = {
+  SYMBOL_CLOSE_ONLY: 'errors.-3002.closeOnly',
+  SHORT_NOT_ALLOWED: 'errors.-3002.noShort',
+};
+
+/** An engine refusal as the AppError the client sees. */
+export function engineError(error: TTradingErrorCode): AppError {
+  return new AppError(
+    ERROR_CODES[error] ?? AppErrorCode.INTERNAL,
+    undefined,
+    undefined,
+    undefined,
+    MESSAGE_KEYS[error],
+  );
+}
+
+/** The accepted result, or its refusal thrown as an AppError. */
+export function unwrap(result: TApplyResult) {
+  if (!result.ok) throw engineError(result.error);
+  return result;
+}
+
+/** Applies an engine command after its durable commit; a refusal becomes its AppError. */
+export async function submitOrThrow(host: EngineHost, command: TCommand) {
+  return unwrap(await host.submit(command));
+}
