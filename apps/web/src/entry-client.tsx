@@ -1,22 +1,27 @@
 import '@broker/ui/theme.css';
 import '@broker/ui/components.css';
 import './styles/site.css';
+// Each page language's font family; the server links its @font-face rules (fonts/fonts.ts).
+import './fonts/stacks.css';
 // The server links the entry's stylesheet only: the market screens' styles ship with it, so their
 // server-rendered markup is styled before the route's chunk has loaded.
 import './features/markets/markets.css';
 import './features/converter/converter.css';
-import './features/profile/profile.css';
+import './features/settings/profile.css';
 import './features/settings/settings.css';
 import './features/auth/auth.css';
 import './features/trade/trade.css';
-import './features/accounts/accounts.css';
+import './features/personal-center/accounts.css';
 import './features/history/history.css';
+import './features/funding/funding.css';
+import './features/kyc/kyc.css';
 import { StrictMode, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
+import { likelyNextPaths } from './app/prefetch';
 import { routes } from './app/routes';
 import { I18nProvider } from './lib/i18n';
-import { installChunkReloadGuard, schedulePrefetch } from './lib/resilience';
+import { installChunkReloadGuard, schedulePrefetch, trackNavigationTarget } from './lib/resilience';
 import { ShellProvider } from './lib/store';
 
 /** Marks the page as interactive once React has hydrated it (browser tests wait for it). */
@@ -43,27 +48,36 @@ async function start() {
     }),
   );
   const router = createBrowserRouter(routes);
+  trackNavigationTarget(() => {
+    const pending = router.state.navigation.location;
+    return pending ? pending.pathname + pending.search + pending.hash : null;
+  });
   hydrateRoot(
     document.getElementById('root') as HTMLElement,
     <StrictMode>
       <I18nProvider lang={boot.lang} catalog={boot.catalog}>
-        <ShellProvider user={boot.user} device={boot.device}>
+        <ShellProvider user={boot.user} device={boot.device} klineColor={boot.klineColor}>
           <RouterProvider router={router} />
           <HydrationMark />
         </ShellProvider>
       </I18nProvider>
     </StrictMode>,
   );
-  prefetchLinkedPages();
+  prefetchNextPages(Boolean(boot.user));
 }
 
-/** Warms the chunks of pages linked from this one, when the connection allows it. */
-function prefetchLinkedPages() {
+/**
+ * Warms the chunks of the pages likely opened next, when the connection allows it: for a signed-in
+ * trader the pages linked from this one, for an anonymous visitor the few of `likelyNextPaths`.
+ */
+function prefetchNextPages(signedIn: boolean) {
   schedulePrefetch(() => {
     const hrefs = new Set(
-      [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')]
-        .map((a) => a.getAttribute('href') ?? '')
-        .filter(Boolean),
+      signedIn
+        ? [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')]
+            .map((a) => a.getAttribute('href') ?? '')
+            .filter(Boolean)
+        : likelyNextPaths(window.location.pathname),
     );
     for (const href of hrefs) {
       for (const match of matchRoutes(routes, href) ?? []) {

@@ -5,13 +5,16 @@ import type { TRenderFunction } from '@broker/contracts/web-host';
 import { loadCatalog } from '@broker/i18n/catalogs';
 import { FALLBACK_LOCALE, intlLocale, isLocaleCode } from '@broker/i18n/locales';
 import { createTranslator, pseudoLocalize } from '@broker/i18n/translator';
+import { THEME_COLOR, themeOf } from '@broker/ui/themes.ts';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from './app/routes';
 import { pageTitle } from './app/title';
 import { ErrorFallback } from './features/errors/ErrorFallback';
+import { FONT_ENTRIES, fontEntryFor, type TFontEntry } from './fonts/fonts';
 import { serializeForScript, type TBootData } from './lib/boot';
 import { I18nProvider } from './lib/i18n';
+import { requestKlineColor } from './lib/market-format';
 import { ShellProvider } from './lib/store';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -21,8 +24,37 @@ function readTemplate(): string {
   return template;
 }
 
+let fontHrefs: Partial<Record<TFontEntry, string>> | null = null;
+/** The built address of each font stylesheet, from the client build's manifest. */
+function fontHref(entry: TFontEntry): string | undefined {
+  if (!fontHrefs) {
+    const manifest = JSON.parse(readFileSync(join(here, '../client/.vite/manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    fontHrefs = {};
+    for (const [key, source] of Object.entries(FONT_ENTRIES) as [TFontEntry, string][]) {
+      const file = manifest[source]?.file;
+      if (file) fontHrefs[key] = `/${file}`;
+    }
+  }
+  return fontHrefs[entry];
+}
+
+/**
+ * The page language's font stylesheet (@font-face rules with unicode-range, fonts/fonts.ts), loaded
+ * without blocking the first paint: the text shows in a system font until it has loaded.
+ */
+function fontLinks(lang: string): string[] {
+  const href = fontHref(fontEntryFor(lang));
+  if (!href) return [];
+  return [
+    `<link rel="stylesheet" href="${href}" media="print" onload="this.media='all'" />`,
+    `<noscript><link rel="stylesheet" href="${href}" /></noscript>`,
+  ];
+}
+
 const handler = createStaticHandler(routes);
-const THEMES = ['navy', 'dark', 'white'];
 
 function escapeHtml(text: string): string {
   return text.replace(
@@ -39,8 +71,13 @@ export const render: TRenderFunction = async (request, host, info) => {
   const pseudo = url.searchParams.get('pseudo') === '1';
   const catalog = pseudo ? pseudoLocalize(await loadCatalog('en')) : await loadCatalog(lang);
   const cookieHeader = request.headers.get('cookie') ?? '';
-  const themeCookie = /(?:^|;\s*)theme=([a-z]+)/.exec(cookieHeader)?.[1];
-  const theme = themeCookie && THEMES.includes(themeCookie) ? themeCookie : 'navy';
+  const theme = themeOf(/(?:^|;\s*)theme=([a-z]+)/.exec(cookieHeader)?.[1]);
+  // The colours of rise and fall from the first byte: the cookie, else the visitor's country default.
+  const klineColor = requestKlineColor({
+    cookie: cookieHeader,
+    acceptLanguage: request.headers.get('accept-language'),
+    pageLocale: intlLocale(lang),
+  });
 
   const context = await handler.query(request, { requestContext: { host } });
   if (context instanceof Response) {
@@ -52,7 +89,7 @@ export const render: TRenderFunction = async (request, host, info) => {
   }
 
   const user = await host.currentUser(request);
-  const boot: TBootData = { lang, catalog, device: info.device, user, pseudo };
+  const boot: TBootData = { lang, catalog, device: info.device, user, pseudo, klineColor };
   const t = createTranslator(lang, catalog);
   const title =
     context.statusCode === 404
@@ -68,7 +105,7 @@ export const render: TRenderFunction = async (request, host, info) => {
   try {
     html = renderToString(
       <I18nProvider lang={lang} catalog={catalog}>
-        <ShellProvider user={boot.user} device={info.device}>
+        <ShellProvider user={boot.user} device={info.device} klineColor={klineColor}>
           <StaticRouterProvider router={router} context={context} />
         </ShellProvider>
       </I18nProvider>,
@@ -84,10 +121,13 @@ export const render: TRenderFunction = async (request, host, info) => {
     `<meta name="description" content="${escapeHtml(t('home.meta.description'))}" />`,
     `<meta property="og:title" content="${escapeHtml(title)}" />`,
     `<meta property="og:locale" content="${escapeHtml(intlLocale(lang).replace('-', '_'))}" />`,
+    ...fontLinks(lang),
   ].join('\n    ');
   const body = readTemplate()
     .replace('<!--app-lang-->', intlLocale(lang))
     .replace('<!--app-theme-->', theme)
+    .replace('<!--app-theme-color-->', THEME_COLOR[theme])
+    .replace('<!--app-kline-->', String(klineColor))
     .replace('<!--app-device-->', info.device)
     .replace('<!--app-head-->', head)
     .replace('<!--app-html-->', html)

@@ -11,8 +11,11 @@ export const PERSONAL_CENTER_SECTIONS = [
 export type TPersonalCenterSection = (typeof PERSONAL_CENTER_SECTIONS)[number];
 
 /** The tabs of the settings section; the first one is the section's own address. */
-export const SETTINGS_TABS = ['preferences', 'security', 'profile', 'feedback'] as const;
+export const SETTINGS_TABS = ['preferences', 'security', 'profile', 'verification', 'feedback'] as const;
 export type TSettingsTab = (typeof SETTINGS_TABS)[number];
+
+/** Account type of a demo account (spec 3). */
+export const DEMO_ACCOUNT_TYPE = 1;
 
 export const paths = {
   home: (lang: string) => `/${lang}`,
@@ -32,10 +35,20 @@ export const paths = {
   qrConfirm: (lang: string, ticket: string) => `/${lang}/qrConfirm?ticket=${encodeURIComponent(ticket)}`,
   personalCenter: (lang: string, section: TPersonalCenterSection | 'account/create' | 'account/success') =>
     `/${lang}/personalCenter/${section}`,
+  /** The account form with the demo account chosen: where a new trader lands after registering. */
+  openDemo: (lang: string) => `/${lang}/personalCenter/account/create?type=${DEMO_ACCOUNT_TYPE}`,
   settings: (lang: string, tab: TSettingsTab = 'preferences') =>
     `/${lang}/personalCenter/setting${tab === 'preferences' ? '' : `/${tab}`}`,
   error: (lang: string) => `/${lang}/error`,
 };
+
+/**
+ * Where "Open an account" and "Try a free demo" lead (issue 21, item 12): a visitor to registration,
+ * which then opens the demo account form (`paths.openDemo`); a signed-in trader to their accounts.
+ */
+export function wayIn(lang: string, signedIn: boolean): string {
+  return signedIn ? paths.personalCenter(lang, 'account') : paths.register(lang);
+}
 
 /**
  * The side-menu entry active for a personal-centre path: the first segment after the centre, so

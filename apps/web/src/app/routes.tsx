@@ -148,7 +148,8 @@ export const routes: RouteObject[] = [
       {
         path: 'trade',
         loader: signedInLoader,
-        handle: { titleKey: 'trade.title', nav: 2 },
+        // The app prompt would cover the chart's time axis and be the page's largest paint.
+        handle: { titleKey: 'trade.title', nav: 2, downloadPrompt: false },
         errorElement: <RouteErrorBoundary />,
         lazy: lazyPage(() => import('../features/trade/TradePage')),
       },
@@ -194,6 +195,11 @@ export const routes: RouteObject[] = [
                 lazy: lazyPage(() => import('../features/settings/ProfileTab')),
               },
               {
+                path: 'verification',
+                handle: { titleKey: 'settings.tabs.verification' },
+                lazy: lazyPage(() => import('../features/kyc/VerificationTab')),
+              },
+              {
                 path: 'feedback',
                 handle: { titleKey: 'settings.tabs.feedback' },
                 lazy: lazyPage(() => import('../features/settings/FeedbackTab')),
@@ -205,11 +211,26 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'pc.menu.history', section: 'history' },
             lazy: lazyPage(() => import('../features/history/HistoryPage')),
           },
-          ...(['deposit', 'withdrawal', 'platform', 'financial'] as const).map<RouteObject>((section) => ({
-            path: section,
-            handle: { titleKey: `pc.menu.${section}`, section },
+          {
+            path: 'deposit',
+            handle: { titleKey: 'pc.menu.deposit', section: 'deposit' },
+            lazy: lazyPage(() => import('../features/funding/DepositPage')),
+          },
+          {
+            path: 'withdrawal',
+            handle: { titleKey: 'pc.menu.withdrawal', section: 'withdrawal' },
+            lazy: lazyPage(() => import('../features/funding/WithdrawalPage')),
+          },
+          {
+            path: 'financial',
+            handle: { titleKey: 'pc.menu.financial', section: 'financial' },
+            lazy: lazyPage(() => import('../features/funding/FinancialPage')),
+          },
+          {
+            path: 'platform',
+            handle: { titleKey: 'pc.menu.platform', section: 'platform' },
             lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
-          })),
+          },
           { path: '*', loader: notFound, element: null },
         ],
       },

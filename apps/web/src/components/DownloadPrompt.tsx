@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link, useMatches } from 'react-router';
 import { paths } from '../app/paths';
 import { useI18n } from '../lib/i18n';
 import { useShell } from '../lib/store';
@@ -7,14 +7,22 @@ import { Icon } from './Icon';
 
 const DISMISSED_KEY = 'download-prompt-dismissed';
 
-/** The app download prompt, driven by the shared download-prompt flag (spec 2.3); offered on mobile. */
+/**
+ * The app download prompt, driven by the shared download-prompt flag (spec 2.3); offered on mobile.
+ * A page whose route says `downloadPrompt: false` (the terminal: the prompt would cover the chart's
+ * time axis and the order buttons) does not show it; the flag stays set for the next page.
+ */
 export function DownloadPrompt() {
   const { t, lang } = useI18n();
   const { downloadPrompt, setDownloadPrompt, device } = useShell();
+  const matches = useMatches();
+  const allowed = !matches.some(
+    (match) => (match.handle as { downloadPrompt?: boolean } | undefined)?.downloadPrompt === false,
+  );
   useEffect(() => {
     if (device === 'mobile' && !window.localStorage.getItem(DISMISSED_KEY)) setDownloadPrompt(true);
   }, [device, setDownloadPrompt]);
-  if (!downloadPrompt) return null;
+  if (!downloadPrompt || !allowed) return null;
   const dismiss = () => {
     window.localStorage.setItem(DISMISSED_KEY, '1');
     setDownloadPrompt(false);

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../app/paths';
+import { paths, wayIn } from '../app/paths';
+import { shipped, type TUpcomingFeature } from '../app/upcoming';
 import { useI18n } from '../lib/i18n';
 import { useShell } from '../lib/store';
 import { Icon } from './Icon';
@@ -10,15 +11,23 @@ import { UserMenu } from './UserMenu';
 
 export type THeaderBackground = 'transparent' | 'solid' | 'dark';
 
-export const NAV_ITEMS = [
+/**
+ * The navigation, by index (a route's `handle.nav` names the active one). An entry with a `feature`
+ * shows only once that feature has shipped (app/upcoming.ts).
+ */
+export const NAV_ITEMS: readonly {
+  key: string;
+  href: (lang: string) => string;
+  feature?: TUpcomingFeature;
+}[] = [
   { key: 'nav.home', href: (lang: string) => paths.home(lang) },
   { key: 'nav.markets', href: (lang: string) => paths.markets(lang) },
   { key: 'trade.nav', href: (lang: string) => paths.trade(lang) },
   { key: 'nav.converter', href: (lang: string) => paths.converter(lang) },
-  { key: 'nav.copy', href: (lang: string) => `${paths.home(lang)}#copy-trading` },
-  { key: 'nav.strategies', href: (lang: string) => `${paths.home(lang)}#strategies` },
+  { key: 'nav.copy', href: (lang: string) => `${paths.home(lang)}#copy-trading`, feature: 'copyTrading' },
+  { key: 'nav.strategies', href: (lang: string) => `${paths.home(lang)}#strategies`, feature: 'strategies' },
   { key: 'nav.download', href: (lang: string) => paths.qrcode(lang) },
-] as const;
+];
 
 const useIsomorphicLayoutEffect = typeof window === 'undefined' ? () => undefined : useLayoutEffect;
 
@@ -86,17 +95,20 @@ export function Header({
         <Logo lang={lang} />
         {navVisible && (
           <nav className={`main-nav${drawer ? ' open' : ''}`} aria-label={t('nav.label')}>
-            {NAV_ITEMS.map((item, index) => (
-              <Link
-                key={item.key}
-                to={item.href(lang)}
-                className={`nav-link${index === activeIndex ? ' active' : ''}`}
-                aria-current={index === activeIndex ? 'page' : undefined}
-                onClick={() => setDrawer(false)}
-              >
-                {t(item.key)}
-              </Link>
-            ))}
+            {NAV_ITEMS.map(
+              (item, index) =>
+                shipped(item.feature) && (
+                  <Link
+                    key={item.key}
+                    to={item.href(lang)}
+                    className={`nav-link${index === activeIndex ? ' active' : ''}`}
+                    aria-current={index === activeIndex ? 'page' : undefined}
+                    onClick={() => setDrawer(false)}
+                  >
+                    {t(item.key)}
+                  </Link>
+                ),
+            )}
           </nav>
         )}
         <div className="header-actions">
@@ -108,7 +120,11 @@ export function Header({
               <Link to={paths.login(lang)} className="btn btn-ghost btn-sm header-signin">
                 {t('header.signIn')}
               </Link>
-              <Link to={paths.login(lang)} className="btn btn-primary btn-sm header-open">
+              <Link
+                to={wayIn(lang, false)}
+                className="btn btn-primary btn-sm header-open"
+                data-testid="header-open"
+              >
                 {t('header.openAccount')}
               </Link>
             </>

@@ -36,7 +36,8 @@ export function LanguageSwitch() {
         className="header-chip"
         aria-haspopup="true"
         aria-expanded={open}
-        aria-label={t('header.language')}
+        // The name starts with the visible language name (WCAG 2.5.3) and says what the button changes.
+        aria-label={`${label} · ${t('header.language')}`}
         data-testid="language-switch"
         onClick={() => setOpen((v) => !v)}
       >

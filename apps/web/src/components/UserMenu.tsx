@@ -39,10 +39,7 @@ export function UserMenu({ name }: { name: string }) {
   const run = (command: number) => {
     const action = userMenuAction(command);
     setOpen(false);
-    if (action.kind === 'none') return;
-    if (action.kind === 'openInNewTab')
-      window.open(`/${lang}/personalCenter/${action.section}`, '_blank', 'noopener');
-    else void logout(lang, location.pathname, shell.clear);
+    if (action.kind === 'logout') void logout(lang, location.pathname, shell.clear);
   };
 
   return (
@@ -58,24 +55,48 @@ export function UserMenu({ name }: { name: string }) {
         <span className="avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
-        <span className="header-chip-label user-name">{name}</span>
+        {/* A phone hides the name beside the avatar: the button is named by the hidden copy. */}
+        <span className="header-chip-label user-name" aria-hidden="true">
+          {name}
+        </span>
+        <span className="sr-only">{name}</span>
         <Icon name="chevronDown" size={14} />
       </button>
       {open && (
         <ul className="dropdown-menu user-dropdown">
-          {COMMANDS.map((item) => (
-            <li key={item.command}>
-              <button
-                type="button"
-                className={`dropdown-item${item.command === 5 ? ' danger' : ''}`}
-                data-command={item.command}
-                onClick={() => run(item.command)}
-              >
-                <Icon name={item.icon} size={18} />
-                <span>{t(item.key)}</span>
-              </button>
-            </li>
-          ))}
+          {COMMANDS.map((item) => {
+            const action = userMenuAction(item.command);
+            return (
+              <li key={item.command}>
+                {action.kind === 'openInNewTab' ? (
+                  // Spec 2.3: commands 1 to 3 open the personal-centre page in a new tab. A real link
+                  // (not window.open) so it can be middle-clicked, copied and announced as a link.
+                  <a
+                    href={`/${lang}/personalCenter/${action.section}`}
+                    target="_blank"
+                    rel="noopener"
+                    className="dropdown-item"
+                    data-command={item.command}
+                    onClick={() => setOpen(false)}
+                  >
+                    <Icon name={item.icon} size={18} />
+                    <span>{t(item.key)}</span>
+                    <span className="sr-only"> ({t('header.user.newTab')})</span>
+                  </a>
+                ) : (
+                  <button
+                    type="button"
+                    className={`dropdown-item${item.command === 5 ? ' danger' : ''}`}
+                    data-command={item.command}
+                    onClick={() => run(item.command)}
+                  >
+                    <Icon name={item.icon} size={18} />
+                    <span>{t(item.key)}</span>
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

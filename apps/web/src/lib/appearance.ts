@@ -1,13 +1,15 @@
 import type { TKlineColor } from '@broker/domain/kline-color';
+import { THEME_COLOR, THEMES, type TTheme, themeOf } from '@broker/ui/themes.ts';
+import { callRoute } from './api';
 import { readCookie, writeCookie } from './cookies';
 
 /**
  * The look the trader chose, applied at once on every page of every open tab. The server renders
- * the first page from the `theme` and `klineColor` cookies (it sets them when settings are saved);
+ * the first page from the `theme` and `klineColor` cookies (it sets them when settings are saved,
+ * the portal when a trader signs in): `<html data-theme data-kline>` and the browser bar's colour;
  * afterwards this store is the browser's one source of truth, so a change shows without a reload.
  */
-export const THEMES = ['navy', 'dark', 'white'] as const;
-export type TTheme = (typeof THEMES)[number];
+export { THEMES, type TTheme };
 
 export interface TAppearance {
   theme: TTheme;
@@ -29,14 +31,15 @@ function setTheme(theme: TTheme) {
   const root = document.documentElement;
   if (root.dataset.theme === theme) return;
   root.dataset.theme = theme;
-  const background = getComputedStyle(root).getPropertyValue('--bg').trim();
-  if (background) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', background);
+  document.querySelector('meta[name="theme-color"]')?.setAttribute('content', THEME_COLOR[theme]);
 }
 
 function apply(appearance: Partial<TAppearance>) {
   if (appearance.theme) setTheme(appearance.theme);
   if (appearance.klineColor !== undefined && appearance.klineColor !== klineColor) {
     klineColor = appearance.klineColor;
+    // Rise and fall of everything outside a market scope (site.css) follow the root's attribute.
+    document.documentElement.dataset.kline = String(klineColor);
     notify();
   }
 }
@@ -64,8 +67,7 @@ export function chosenKlineColor(): TKlineColor | null {
 
 /** The current theme: the attribute the server rendered or the last change. */
 export function currentTheme(): TTheme {
-  const theme = document.documentElement.dataset.theme;
-  return THEMES.find((t) => t === theme) ?? 'navy';
+  return themeOf(document.documentElement.dataset.theme);
 }
 
 /**
@@ -86,4 +88,20 @@ export function adoptStoredAppearance(appearance: TAppearance) {
   if (readCookie('klineColor') !== String(appearance.klineColor))
     writeCookie('klineColor', String(appearance.klineColor), COOKIE_MAX_AGE);
   apply(appearance);
+}
+
+/**
+ * Reads the signed-in trader's stored theme and kline colour into the cookies, so that every page the
+ * server renders from now on has them from its first byte (no flip after hydration). Called once a
+ * trader has signed in or registered, before the next page loads, and by the shell when a signed-in
+ * browser has no `klineColor` cookie yet (a sign-in by another provider). A failed call changes nothing.
+ */
+export async function adoptTraderAppearance(lang: string): Promise<void> {
+  try {
+    const answer = await callRoute('settings', {}, lang);
+    if (answer.succeed && answer.Data)
+      adoptStoredAppearance({ theme: answer.Data.theme, klineColor: answer.Data.klineColor });
+  } catch {
+    // The cookies keep the defaults of the country; the settings page saves them again.
+  }
 }

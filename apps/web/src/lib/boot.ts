@@ -1,3 +1,4 @@
+import type { TKlineColor } from '@broker/domain/kline-color';
 import type { TCatalog } from '@broker/i18n/translator';
 
 /** What the server renderer hands the browser, so hydration needs no second fetch. */
@@ -7,6 +8,8 @@ export interface TBootData {
   device: 'mobile' | 'desktop';
   user: { name: string } | null;
   pseudo: boolean;
+  /** The kline colour the page was rendered with (`<html data-kline>`), so hydration keeps it. */
+  klineColor: TKlineColor;
 }
 
 declare global {

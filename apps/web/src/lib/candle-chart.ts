@@ -70,6 +70,28 @@ function chartColors(element: HTMLElement, klineColor: TKlineColor): TChartColor
   };
 }
 
+/** The font size of the chart's scales (px). */
+const SCALE_FONT_SIZE = 11;
+
+/**
+ * Whether a time label centred `x` px from the chart's left edge would be cut by it: the chart draws
+ * each label centred on its bar and cuts what falls left of the edge ("Nov 26" read "v 26"). Such a
+ * label is left out (the next one shows where the axis is); 2 px spare the glyphs' own bearing.
+ */
+export function cutAtLeftEdge(x: number | null, labelWidth: number): boolean {
+  return x !== null && x < labelWidth / 2 + 2;
+}
+
+let measureContext: CanvasRenderingContext2D | null | undefined;
+/** The width of a time label as the chart draws it (bold, the widest it may be). */
+function labelWidth(label: string, fontFamily: string): number {
+  measureContext ??=
+    typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measureContext) return label.length * SCALE_FONT_SIZE;
+  measureContext.font = `bold ${SCALE_FONT_SIZE}px ${fontFamily}`;
+  return measureContext.measureText(label).width;
+}
+
 /** How one screen's chart looks: what differs between the symbol page and the terminal. */
 export interface TCandleChartLook {
   /** Room above and below the candles, as shares of the height (the volume bars sit below). */
@@ -93,6 +115,8 @@ export interface TCandleChartData {
   timeframe: TTimeframe;
   klineColor: TKlineColor;
   onNeedOlder(): void;
+  /** Hides the chart's own volume bars (the terminal's volume indicator draws them in a pane). */
+  hideVolume?: boolean | undefined;
 }
 
 /** How the last redraw changed the bars: emptied, the last one updated, one appended, or all replaced. */
@@ -117,7 +141,7 @@ const NOTHING_DRAWN: TDrawn = { first: 0, last: 0, length: 0, timeframe: null, c
  */
 export function useCandleChart({
   containerRef,
-  data: { candles, digits, timeframe, klineColor, onNeedOlder },
+  data: { candles, digits, timeframe, klineColor, onNeedOlder, hideVolume = false },
   look,
   setup,
   onDrawn,
@@ -154,7 +178,7 @@ export function useCandleChart({
       layout: {
         background: { type: ColorType.Solid, color: 'transparent' },
         fontFamily: getComputedStyle(container).fontFamily,
-        fontSize: 11,
+        fontSize: SCALE_FONT_SIZE,
         attributionLogo: true,
       },
       crosshair: { mode: CrosshairMode.Normal },
@@ -176,6 +200,9 @@ export function useCandleChart({
 
     const onRange = (range: { from: number; to: number } | null) => {
       if (range && range.from < 10 && candlesRef.current.length > 0) needOlderRef.current();
+      // The time labels are formatted once per bar and kept: after a scroll, format them again, so
+      // that the one at the left edge is left out only while it would be cut (cutAtLeftEdge).
+      chart.applyOptions({ localization: {} });
     };
     chart.timeScale().subscribeVisibleLogicalRangeChange(onRange);
     const cleanup = setupRef.current?.(chart, series);
@@ -189,6 +216,11 @@ export function useCandleChart({
       drawn.current = NOTHING_DRAWN;
     };
   }, [containerRef]);
+
+  // The own volume bars, unless a volume pane shows them (never twice).
+  useEffect(() => {
+    volumeRef.current?.applyOptions({ visible: !hideVolume });
+  }, [hideVolume]);
 
   // Colours: the theme's variables and the kline colour; again when <html data-theme> changes.
   useEffect(() => {
@@ -251,16 +283,16 @@ export function useCandleChart({
         secondsVisible: false,
         tickMarkFormatter: (time: Time, type: TickMarkType) => {
           const seconds = time as number;
-          switch (type) {
-            case TickMarkType.Year:
-              return date(seconds, { year: 'numeric' });
-            case TickMarkType.Month:
-              return date(seconds, { month: 'short' });
-            case TickMarkType.DayOfMonth:
-              return date(seconds, { day: 'numeric', month: 'short' });
-            default:
-              return date(seconds, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-          }
+          const label =
+            type === TickMarkType.Year
+              ? date(seconds, { year: 'numeric' })
+              : type === TickMarkType.Month
+                ? date(seconds, { month: 'short' })
+                : type === TickMarkType.DayOfMonth
+                  ? date(seconds, { day: 'numeric', month: 'short' })
+                  : date(seconds, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+          const x = chart.timeScale().timeToCoordinate(time);
+          return cutAtLeftEdge(x, labelWidth(label, chart.options().layout.fontFamily)) ? '' : label;
         },
       },
     });

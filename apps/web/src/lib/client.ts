@@ -18,6 +18,8 @@ function fingerprint(): string {
   }
 }
 
+const languageOfPath = () => window.location.pathname.split('/')[1] || 'zh-CN';
+
 interface TIdentity {
   userId: string;
   cipherKey: string;
@@ -38,7 +40,20 @@ function storedIdentity(): TIdentity | null {
 
 /** Keeps the signed-in user id and the session's cipher key for trade-token requests (this tab only). */
 export function rememberIdentity(value: TIdentity | null) {
+  const signedIn = value !== null && value.userId !== storedIdentity()?.userId;
   identity = value;
+  // Spec 7.2: a new sign-in tells the server the trader's language and country (the country cookie
+  // the server set with the session, ISO numeric). Its answer changes nothing here.
+  if (signedIn) {
+    const countryCode = readCookie('country');
+    void httpClient()
+      .call('userlogin', {
+        user_id: value.userId,
+        languageCode: languageOfPath(),
+        ...(countryCode ? { countryCode } : {}),
+      })
+      .catch(() => undefined);
+  }
   try {
     if (value) sessionStorage.setItem(IDENTITY_KEY, JSON.stringify(value));
     else sessionStorage.removeItem(IDENTITY_KEY);
@@ -46,8 +61,6 @@ export function rememberIdentity(value: TIdentity | null) {
     // private mode: kept in memory only
   }
 }
-
-const languageOfPath = () => window.location.pathname.split('/')[1] || 'zh-CN';
 
 let client: HttpClient | null = null;
 

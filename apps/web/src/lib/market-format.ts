@@ -1,7 +1,9 @@
 import { defaultKlineColor, KlineColor, type TKlineColor } from '@broker/domain/kline-color';
+import { parseAcceptLanguage } from '@broker/i18n/negotiate';
 import { useSyncExternalStore } from 'react';
 import { chosenKlineColor, subscribeAppearance } from './appearance';
 import { readCookie } from './cookies';
+import { useShell } from './store';
 
 type TDecimal = `${number}`;
 const DECIMAL = /^[-+]?\d+(\.\d+)?$/;
@@ -97,13 +99,30 @@ export function klineColorFor(cookieSource: string, language: string | undefined
 }
 
 /**
- * The kline colour in the browser, updated at once when the trader changes it (here or in another
- * tab); the server renders green-up and hydration then corrects it.
+ * The kline colour a page is rendered with, on the server from the request: the `klineColor` cookie
+ * when set, else the default of the country of the visitor's first browser language (Accept-Language,
+ * what `navigator.language` says in the browser), else of the page's language. The server puts it on
+ * `<html data-kline>` and in the boot data, so the first byte already has the right colours.
+ */
+export function requestKlineColor(request: {
+  cookie: string | null;
+  acceptLanguage: string | null;
+  pageLocale: string;
+}): TKlineColor {
+  const [browserLanguage] = parseAcceptLanguage(request.acceptLanguage);
+  return klineColorFor(request.cookie ?? '', browserLanguage ?? request.pageLocale);
+}
+
+/**
+ * The kline colour in the browser: the one the server rendered the page with (the boot data), until
+ * the trader changes it here or in another tab, which shows at once. Server and browser agree, so the
+ * colours never flip after hydration.
  */
 export function useKlineColor(): TKlineColor {
+  const { klineColor: rendered } = useShell();
   return useSyncExternalStore(
     subscribeAppearance,
-    () => chosenKlineColor() ?? klineColorFor(document.cookie, navigator.language),
-    () => KlineColor.GREEN_UP,
+    () => chosenKlineColor() ?? rendered,
+    () => rendered,
   );
 }

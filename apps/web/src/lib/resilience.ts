@@ -11,12 +11,29 @@ export function shouldReloadAfterChunkError(now: number, lastReloadAt: number | 
   return lastReloadAt === null || now - lastReloadAt > CHUNK_RELOAD_GUARD_MS;
 }
 
-/** Reloads the page after a chunk failed to load, unless it already did so in the last 60 s. */
-export function reloadForChunkError(win: Window = window): boolean {
+/** Where a client-side navigation in progress is going (the router's pending location), if any. */
+let navigationTarget: () => string | null = () => null;
+
+/** Tells the chunk guard how to read the router's pending navigation (entry-client sets it). */
+export function trackNavigationTarget(read: () => string | null) {
+  navigationTarget = read;
+}
+
+/**
+ * Reloads the page after a chunk failed to load, unless it already did so in the last 60 s. A
+ * navigation's chunk fails before the address changes, so the reload goes to the page the user
+ * was going to (`target`), not back to the page they were leaving.
+ */
+export function reloadForChunkError(
+  win: Window = window,
+  target: string | null = navigationTarget(),
+): boolean {
   const last = Number(win.sessionStorage.getItem(RELOAD_KEY)) || null;
   if (!shouldReloadAfterChunkError(Date.now(), last)) return false;
   win.sessionStorage.setItem(RELOAD_KEY, String(Date.now()));
-  win.location.reload();
+  const here = win.location.pathname + win.location.search + win.location.hash;
+  if (target && target !== here) win.location.assign(target);
+  else win.location.reload();
   return true;
 }
 

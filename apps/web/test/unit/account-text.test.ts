@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   accountTypeKey,
-  failureText,
-  formatLevel,
   formatMoney,
   magnitude,
   tradeTypeKey,
-} from '../../src/features/accounts/account-text';
-
-const catalog: Record<string, string> = {
-  'errors.-3015': 'You cannot open more accounts of this type.',
-  'errors.network': 'Network error, retry later.',
-};
-const t = (key: string) => catalog[key] ?? key;
+} from '../../src/features/personal-center/account-text';
 
 describe('account texts', () => {
   it('names the five account types and the two trade types', () => {
@@ -34,17 +26,7 @@ describe('account texts', () => {
   });
 
   it('shows a margin level as a percentage and deposits as a positive amount', () => {
-    expect(formatLevel('en', '150.00')).toBe('150.00%');
-    expect(formatLevel('en', '14925.37')).toBe('14,925.37%');
     expect(magnitude('-500.00')).toBe('500.00');
     expect(magnitude('200.00')).toBe('200.00');
-  });
-
-  it('prefers the portal’s translation of a refused call’s code', () => {
-    expect(failureText({ code: -3015, message: 'server text' }, t)).toBe(catalog['errors.-3015']);
-    expect(failureText({ code: -9998, message: 'server text' }, t)).toBe('server text');
-    expect(failureText({ code: 0, message: '', messageKey: 'errors.network' }, t)).toBe(
-      catalog['errors.network'],
-    );
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { leadingZeroBits as serverZeroBits } from '../../../server/src/modules/identity/captcha';
-import { leadingZeroBits, sha256Ascii, solveChallenge } from '../../src/features/auth/captcha';
+import { leadingZeroBits, sha256Ascii, solveChallenge } from '../../src/lib/captcha';
 
 const hex = (words: Uint32Array) => [...words].map((w) => w.toString(16).padStart(8, '0')).join('');
 

@@ -1,9 +1,9 @@
 import { KlineColor } from '@broker/domain/kline-color';
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../src/features/converter/amount';
-import { parseFavourites, toggleFavourite } from '../../src/features/markets/favourites';
 import { matchesSearch } from '../../src/features/markets/MarketsPage';
 import { summarizeSessions, weekStartUtc } from '../../src/features/markets/sessions';
+import { parseFavourites, toggleFavourite } from '../../src/lib/favourites';
 import {
   changeClass,
   countryFromLanguage,
@@ -11,6 +11,7 @@ import {
   formatDecimal,
   formatPercent,
   klineColorFor,
+  requestKlineColor,
 } from '../../src/lib/market-format';
 
 describe('price formatting', () => {
@@ -61,6 +62,24 @@ describe('kline colour', () => {
     expect(klineColorFor('klineColor=9', 'zh-CN')).toBe(KlineColor.RED_UP);
     expect(klineColorFor('', 'ja-JP')).toBe(KlineColor.RED_UP);
     expect(klineColorFor('', 'de-DE')).toBe(KlineColor.GREEN_UP);
+  });
+
+  // Issue 21, item 10: the server renders the right colours from the first byte.
+  it('renders a page in the cookie’s colour, else the default of the visitor’s first browser language', () => {
+    const request = (cookie: string | null, acceptLanguage: string | null, pageLocale = 'en') =>
+      requestKlineColor({ cookie, acceptLanguage, pageLocale });
+    expect(request(null, 'zh-CN,zh;q=0.9,en;q=0.8')).toBe(KlineColor.RED_UP);
+    expect(request('', 'ja')).toBe(KlineColor.RED_UP);
+    expect(request(null, 'zh-TW')).toBe(KlineColor.RED_UP);
+    expect(request(null, 'en-US,en;q=0.9', 'zh-CN')).toBe(KlineColor.GREEN_UP);
+    expect(request(null, 'de;q=0.5, zh-HK')).toBe(KlineColor.RED_UP);
+    // The cookie wins over any default, both ways.
+    expect(request('theme=white; klineColor=1', 'zh-CN')).toBe(KlineColor.GREEN_UP);
+    expect(request('klineColor=0', 'en-GB')).toBe(KlineColor.RED_UP);
+    // Without a browser language, the page's language decides.
+    expect(request(null, null, 'zh-CN')).toBe(KlineColor.RED_UP);
+    expect(request(null, '', 'ja')).toBe(KlineColor.RED_UP);
+    expect(request(null, null, 'fr')).toBe(KlineColor.GREEN_UP);
   });
 });
 

@@ -1,8 +1,8 @@
 import type { TSimpleUser } from '@broker/contracts/routes';
 import { describe, expect, it } from 'vitest';
-import { feedbackProblems, givenContacts, pickAttachments } from '../../src/features/profile/feedback-form';
-import { profilePatch, profileProblems, valuesOf } from '../../src/features/profile/profile-form';
-import { fileKind, fileProblem, randomKey } from '../../src/features/profile/upload';
+import { feedbackProblems, givenContacts, pickAttachments } from '../../src/features/settings/feedback-form';
+import { profilePatch, profileProblems, valuesOf } from '../../src/features/settings/profile-form';
+import { fileKind, fileProblem, randomKey } from '../../src/features/settings/upload';
 
 const MB = 1024 * 1024;
 

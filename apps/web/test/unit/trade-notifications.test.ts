@@ -9,6 +9,7 @@ import {
   type TTradeNote,
   toastOf,
 } from '../../src/features/trade/trade-events';
+import { marginLevelText } from '../../src/lib/margin-level';
 
 const ALL_ON: Record<TNotificationSetting, boolean> = {
   createOrder: true,
@@ -21,9 +22,9 @@ const format: TNoteFormat = {
   t: (key, values) => (values ? `${key}${JSON.stringify(values)}` : key),
   price: (value, digits) => (digits === undefined ? value : `${value}/${digits}`),
   profit: (value) => `±${value}`,
-  percent: (value) => `${value}%`,
+  percent: (value) => marginLevelText('en', value),
   currency: 'USD',
-  levels: { marginCall: '100.00', stopOut: '50.00' },
+  levels: { marginCall: '1.0000', stopOut: '0.5000' },
 };
 
 const position = (
@@ -175,7 +176,7 @@ describe('toasts of pushed trading events', () => {
 
   it('warns of a margin call and a stop-out with the existing texts', () => {
     expect(
-      toastOfEvent({ type: 'margin_call', active: true, margin_level: '85.00', time: 6 }, ALL_ON),
+      toastOfEvent({ type: 'margin_call', active: true, margin_level: '0.8500', time: 6 }, ALL_ON),
     ).toEqual({
       tone: 'warning',
       kind: 'marginCall',
@@ -185,9 +186,9 @@ describe('toasts of pushed trading events', () => {
     });
     // The end of a margin call is not told.
     expect(
-      noteOfEvent({ type: 'margin_call', active: false, margin_level: '120.00', time: 7 }, nothingKnown),
+      noteOfEvent({ type: 'margin_call', active: false, margin_level: '1.2000', time: 7 }, nothingKnown),
     ).toBe(null);
-    expect(toastOfEvent({ type: 'stop_out', margin_level: '49.50', time: 8 })).toEqual({
+    expect(toastOfEvent({ type: 'stop_out', margin_level: '0.4950', time: 8 })).toEqual({
       tone: 'error',
       kind: 'stopOut',
       title: 'trade.reason.2',
@@ -219,8 +220,8 @@ describe('toasts of pushed trading events', () => {
       closed(3, '0.01', '0.01'),
       placedEvent(4),
       cancelledEvent(4),
-      { type: 'margin_call', active: true, margin_level: '85.00', time: 6 },
-      { type: 'stop_out', margin_level: '49.50', time: 8 },
+      { type: 'margin_call', active: true, margin_level: '0.8500', time: 6 },
+      { type: 'stop_out', margin_level: '0.4950', time: 8 },
     ];
     const shown = (settings: Record<TNotificationSetting, boolean>) =>
       events.flatMap((e) => toastOfEvent(e, settings)?.kind ?? []);

@@ -6,6 +6,8 @@ import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { PhoneField, type TPhoneValue } from '../../components/PhoneField';
 import { callRoute } from '../../lib/api';
+import { adoptTraderAppearance } from '../../lib/appearance';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { DEFAULT_REGION, EMAIL, PHONE } from './identity';
 import { safeRedirect } from './redirect';
@@ -54,16 +56,18 @@ export function Component() {
         : { phone: { ...phone, number: phone.number.trim() }, password, ...code },
       lang,
     );
-    setBusy(false);
     if (answer.succeed) {
+      // The trader's theme and kline colour into the cookies, so the next page renders with them.
+      await adoptTraderAppearance(lang);
       window.location.assign(safeRedirect(redirect, lang));
       return;
     }
+    setBusy(false);
     if (
       answer.ErrorCode === AppErrorCode.TWO_FACTOR_REQUIRED ||
       answer.ErrorCode === AppErrorCode.TWO_FACTOR_WRONG
     ) {
-      setErrors(otp === null ? {} : { otp: answer.message || t(`errors.${answer.ErrorCode}`) });
+      setErrors(otp === null ? {} : { otp: failureText(answer, t) });
       setOtp((value) => value ?? '');
       return;
     }
@@ -71,9 +75,7 @@ export function Component() {
     setErrors({
       ...(fields.email ? { email: fields.email } : {}),
       ...(fields.password ? { password: fields.password } : {}),
-      ...(answer.ErrorCode === -1005
-        ? { phone: answer.message }
-        : { form: answer.message || t(answer.messageKey ?? 'errors.network') }),
+      ...(answer.ErrorCode === -1005 ? { phone: answer.message } : { form: failureText(answer, t) }),
     });
   };
 

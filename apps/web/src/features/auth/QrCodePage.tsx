@@ -4,9 +4,10 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { callRoute } from '../../lib/api';
+import { adoptTraderAppearance } from '../../lib/appearance';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { useShell } from '../../lib/store';
-import { failureText } from './identity';
 import { safeRedirect } from './redirect';
 
 /** An SVG QR code of a URL, drawn locally (no image service sees the ticket). */
@@ -101,7 +102,9 @@ function useQrLogin(redirect: string | null): TQrLogin {
         move(status);
         if (status === 'expired') return;
         if (status === 'confirmed') {
-          // The answer set this browser's session cookies: a full load shows the signed-in header.
+          // The answer set this browser's session cookies: a full load shows the signed-in header,
+          // in the trader's theme and kline colour.
+          await adoptTraderAppearance(lang);
           window.location.assign(safeRedirect(redirect, lang, paths.home(lang)));
           return;
         }

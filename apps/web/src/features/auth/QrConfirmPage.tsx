@@ -7,9 +7,9 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { useShell } from '../../lib/store';
-import { failureText } from './identity';
 
 const TICKET = /^[A-Za-z0-9_-]{22}$/;
 

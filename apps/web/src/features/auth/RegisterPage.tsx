@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { callRoute } from '../../lib/api';
+import { adoptTraderAppearance } from '../../lib/appearance';
 import { useI18n } from '../../lib/i18n';
 import { CredentialFields } from './AuthFields';
 import { safeRedirect } from './redirect';
@@ -22,7 +23,10 @@ function withLinks(
     .map((part, index) => (index % 2 ? links[part] : part));
 }
 
-/** Registration by email or phone with a verification code (spec 2.4, 5); signs the new trader in. */
+/**
+ * Registration by email or phone with a verification code (spec 2.4, 5); signs the new trader in and
+ * opens the demo account form (or the page that sent the visitor here).
+ */
 export function Component() {
   const { t, lang } = useI18n();
   const [params] = useSearchParams();
@@ -37,8 +41,10 @@ export function Component() {
     setBusy(true);
     const answer = await callRoute('register', form.payload(), lang);
     if (answer.succeed) {
-      // A full load, so the header and every page read the new session's cookies.
-      window.location.assign(safeRedirect(redirect, lang, paths.home(lang)));
+      await adoptTraderAppearance(lang);
+      // A full load, so the header and every page read the new session's cookies. Unless a page sent
+      // the visitor here, a new trader goes straight on to open a demo account (issue 21, item 12).
+      window.location.assign(safeRedirect(redirect, lang, paths.openDemo(lang)));
       return;
     }
     setBusy(false);

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { safeRedirect } from './redirect';
 
@@ -50,7 +51,7 @@ export function UnionButtons({ redirect }: { redirect: string | null }) {
       return;
     }
     setLeaving(null);
-    setError(answer.message || t(answer.messageKey ?? 'errors.network'));
+    setError(failureText(answer, t));
   };
 
   return (

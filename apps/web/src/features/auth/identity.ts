@@ -4,6 +4,7 @@ import type { TTranslate } from '@broker/i18n/translator';
 import { useState } from 'react';
 import type { TPhoneValue } from '../../components/PhoneField';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PHONE = /^[\d\s()-]{4,20}$/;
@@ -56,11 +57,6 @@ export function checkRegistered(target: TTargetInput, lang: string) {
   return 'email' in target
     ? callRoute('emailregistered', { email: target.email }, lang)
     : callRoute('phoneregistered', { phone: target.phone }, lang);
-}
-
-/** The translated text of a failed call: the server's message, else its key, else a network error. */
-export function failureText(answer: TUnwrapped<unknown>, t: TTranslate): string {
-  return answer.message || t(answer.messageKey ?? 'errors.network');
 }
 
 const TARGET_CODES: readonly number[] = [

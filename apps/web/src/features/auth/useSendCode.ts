@@ -1,7 +1,7 @@
 import type { TUnwrapped } from '@broker/contracts/envelope';
 import { useEffect, useState } from 'react';
 import { callRoute } from '../../lib/api';
-import { solveCaptcha } from './captcha';
+import { solveCaptcha } from '../../lib/captcha';
 import type { TTargetInput } from './identity';
 
 export type TSendPhase = 'idle' | 'solving' | 'sending';

@@ -83,12 +83,11 @@ function CurrencyPicker({
           );
         }}
       >
-        <span className="cv-code-badge" aria-hidden="true">
-          {value.slice(0, 4)}
-        </span>
+        {/* The badge repeats the code as decoration, drawn by CSS so that the button's visible
+            words are the words of its name (WCAG 2.5.3). */}
+        <span className="cv-code-badge" data-code={value.slice(0, 4)} aria-hidden="true" />
         <span className="cv-picker-text" id={`${listId}-value`}>
-          <span className="cv-code">{value}</span>
-          <span className="cv-name">{selected?.name ?? ''}</span>
+          <span className="cv-code">{value}</span> <span className="cv-name">{selected?.name ?? ''}</span>
         </span>
         <Icon name="chevronDown" size={16} />
       </button>

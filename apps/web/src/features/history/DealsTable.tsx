@@ -111,10 +111,12 @@ export function DealsTable({ deals, currency }: { deals: TDeal[]; currency: stri
             profit={deal.profit}
             testId="deal-profit"
           />
-          <td data-label={label.reason} data-testid="deal-reason">
-            {CLOSE_REASONS.has(deal.close_reason)
-              ? t(`history.reason.${deal.close_reason}`)
-              : t('history.reason.other', { reason: deal.close_reason })}
+          <td data-label={label.reason} className="hi-wrap" data-testid="deal-reason">
+            <span className="hi-wrap-text">
+              {CLOSE_REASONS.has(deal.close_reason)
+                ? t(`history.reason.${deal.close_reason}`)
+                : t('history.reason.other', { reason: deal.close_reason })}
+            </span>
           </td>
         </tr>
       ))}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { Pager } from '../../components/Pager';
 import { useI18n } from '../../lib/i18n';
 import { useKlineColor } from '../../lib/market-format';
 import { useTrading } from '../../lib/trading/store';
@@ -17,7 +18,6 @@ import {
   writeFilters,
 } from './history-filters';
 import { OrdersTable } from './OrdersTable';
-import { Pager } from './Pager';
 
 /**
  * Trading history (spec 2.2 "history"): closed positions and finished orders of one account, by
@@ -95,7 +95,7 @@ export function Component() {
             <div className="empty-state-icon">
               <Icon name="history" size={26} />
             </div>
-            <h3>{t('history.noAccounts.title')}</h3>
+            <h2>{t('history.noAccounts.title')}</h2>
             <p>{t('history.noAccounts.text')}</p>
             <Link to={paths.personalCenter(lang, 'account/create')} className="btn btn-primary">
               {t('accounts.empty.open')}
@@ -182,7 +182,7 @@ export function Component() {
               <div className="empty-state-icon">
                 <Icon name="history" size={26} />
               </div>
-              <h3>{t(load.tab === 'deals' ? 'history.empty.deals' : 'history.empty.orders')}</h3>
+              <h2>{t(load.tab === 'deals' ? 'history.empty.deals' : 'history.empty.orders')}</h2>
               <p>{t('history.empty.text')}</p>
             </div>
           )}

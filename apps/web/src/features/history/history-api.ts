@@ -1,7 +1,7 @@
-import type { TUnwrapped } from '@broker/contracts/envelope';
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { PAGE_SIZE, type THistoryTab } from './history-filters';
 
@@ -23,14 +23,6 @@ export interface THistoryQuery {
   to?: number;
   symbol: string;
   page: number;
-}
-
-/** The translated reason of a failed call: the portal's text for the code, else the server's message. */
-function failureText(answer: TUnwrapped<unknown>, t: (key: string) => string) {
-  for (const key of [answer.messageKey, answer.code ? `errors.${answer.code}` : undefined]) {
-    if (key && t(key) !== key) return t(key);
-  }
-  return answer.message || t('errors.network');
 }
 
 /**

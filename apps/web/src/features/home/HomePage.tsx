@@ -1,7 +1,12 @@
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths, wayIn } from '../../app/paths';
+import { shippedOnly, type TUpcomingFeature } from '../../app/upcoming';
+import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
+import { formatDecimal, useKlineColor } from '../../lib/market-format';
+import { useQuotes } from '../../lib/market-stream';
+import { useShell } from '../../lib/store';
 import { HomeTicker } from './HomeTicker';
 
 const ASSETS = [
@@ -12,22 +17,36 @@ const ASSETS = [
   { key: 'crypto', symbols: ['BTC/USDT', 'ETH/USDT'], icon: 'wallet' },
 ] as const;
 
-const FEATURES = [
-  { key: 'copy', icon: 'copy', anchor: 'copy-trading' },
-  { key: 'strategies', icon: 'bot', anchor: 'strategies' },
-  { key: 'contests', icon: 'trophy', anchor: undefined },
-  { key: 'news', icon: 'news', anchor: undefined },
-] as const;
+/** The features section: each card only once its feature has shipped (app/upcoming.ts). */
+const FEATURES: readonly { key: string; icon: string; feature: TUpcomingFeature }[] = [
+  { key: 'copy', icon: 'copy', feature: 'copyTrading' },
+  { key: 'strategies', icon: 'bot', feature: 'strategies' },
+  { key: 'contests', icon: 'trophy', feature: 'contests' },
+  { key: 'news', icon: 'news', feature: 'news' },
+];
 
-const ACCOUNTS = ['demo', 'experience', 'real', 'mt'] as const;
+const ACCOUNTS: readonly { key: string; feature?: TUpcomingFeature }[] = [
+  { key: 'demo' },
+  { key: 'experience' },
+  { key: 'real' },
+  { key: 'mt', feature: 'metaTrader' },
+];
 const TRUST = ['kyc', 'negative', 'security', 'support'] as const;
 
-/** A decorative terminal preview; live prices arrive with the market-data feature. */
+/** The instrument of the hero's terminal preview. */
+const PREVIEW_SYMBOL = 'XAUUSD';
+const PREVIEW_CANDLES = [38, 44, 41, 52, 49, 58, 55, 63, 60, 70, 66, 74, 71, 80, 77, 86];
+
+/**
+ * The hero's terminal preview: a drawn chart in the trader's kline colours (rise and fall) and the
+ * instrument's live Sell (bid) and Buy (ask) prices from the market stream.
+ */
 function TerminalPreview() {
-  const { t } = useI18n();
-  const candles = [38, 44, 41, 52, 49, 58, 55, 63, 60, 70, 66, 74, 71, 80, 77, 86];
+  const { t, intl } = useI18n();
+  const klineColor = useKlineColor();
+  const quote = useQuotes([PREVIEW_SYMBOL])[PREVIEW_SYMBOL];
   return (
-    <div className="preview" aria-hidden="true">
+    <div className="preview mk-scope" data-kline={klineColor} aria-hidden="true" data-testid="hero-preview">
       <div className="preview-bar">
         <span className="preview-dot" />
         <span className="preview-dot" />
@@ -44,21 +63,15 @@ function TerminalPreview() {
         {[30, 60, 90, 120].map((y) => (
           <line key={y} x1="0" x2="320" y1={y} y2={y} stroke="var(--border)" strokeWidth="1" />
         ))}
-        {candles.map((h, i) => {
+        {PREVIEW_CANDLES.map((h, i) => {
           const x = 10 + i * 19;
-          const up = i === 0 || h >= (candles[i - 1] ?? 0);
+          const rises = i === 0 || h >= (PREVIEW_CANDLES[i - 1] ?? 0);
+          const colour = rises ? 'var(--rise)' : 'var(--fall)';
           const top = 150 - h - 10;
           return (
-            <g key={x}>
-              <line
-                x1={x + 5}
-                x2={x + 5}
-                y1={top - 8}
-                y2={top + 26}
-                stroke={up ? 'var(--up)' : 'var(--down)'}
-                strokeWidth="1.5"
-              />
-              <rect x={x} y={top} width="10" height="18" rx="1.5" fill={up ? 'var(--up)' : 'var(--down)'} />
+            <g key={x} data-candle={rises ? 'rise' : 'fall'}>
+              <line x1={x + 5} x2={x + 5} y1={top - 8} y2={top + 26} stroke={colour} strokeWidth="1.5" />
+              <rect x={x} y={top} width="10" height="18" rx="1.5" fill={colour} />
             </g>
           );
         })}
@@ -68,14 +81,25 @@ function TerminalPreview() {
         />
       </svg>
       <div className="preview-ticket">
-        <div>
-          <span className="preview-label">{t('home.preview.sell')}</span>
-          <span className="preview-price down num">—</span>
-        </div>
-        <div>
-          <span className="preview-label">{t('home.preview.buy')}</span>
-          <span className="preview-price up num">—</span>
-        </div>
+        {(['sell', 'buy'] as const).map((side) => {
+          // Sell at the bid in the falling colour, buy at the ask in the rising one, as the terminal.
+          const tone = side === 'sell' ? 'fall' : 'rise';
+          const value = side === 'sell' ? quote?.bid : quote?.ask;
+          return (
+            <div key={side} data-testid={`hero-${side}`}>
+              <span className="preview-label">{t(`home.preview.${side}`)}</span>
+              {quote && value ? (
+                <FlashPrice
+                  value={value}
+                  text={formatDecimal(intl, value, quote.digits)}
+                  className={`preview-price ${tone}`}
+                />
+              ) : (
+                <span className={`preview-price ${tone} num`}>—</span>
+              )}
+            </div>
+          );
+        })}
       </div>
     </div>
   );
@@ -92,6 +116,11 @@ function SectionHead({ title, subtitle }: { title: string; subtitle?: string }) 
 
 export function HomePage() {
   const { t, lang, formatNumber } = useI18n();
+  const { user } = useShell();
+  // A visitor registers (and then lands on the demo account form); a trader goes to their accounts.
+  const accountsPath = wayIn(lang, !!user);
+  const features = shippedOnly(FEATURES);
+  const accounts = shippedOnly(ACCOUNTS);
   return (
     <div className="home">
       <section className="hero">
@@ -101,10 +130,10 @@ export function HomePage() {
             <h1>{t('home.hero.title')}</h1>
             <p className="hero-sub">{t('home.hero.subtitle')}</p>
             <div className="hero-cta">
-              <Link to={paths.login(lang)} className="btn btn-primary btn-lg" data-testid="hero-open-account">
+              <Link to={accountsPath} className="btn btn-primary btn-lg" data-testid="hero-open-account">
                 {t('home.hero.openAccount')}
               </Link>
-              <Link to={paths.login(lang)} className="btn btn-secondary btn-lg">
+              <Link to={accountsPath} className="btn btn-secondary btn-lg" data-testid="hero-try-demo">
                 {t('home.hero.tryDemo', { amount: formatNumber(100_000) })}
               </Link>
             </div>
@@ -148,7 +177,7 @@ export function HomePage() {
       <section className="section section-alt">
         <SectionHead title={t('home.accounts.title')} subtitle={t('home.accounts.subtitle')} />
         <div className="account-grid">
-          {ACCOUNTS.map((key) => (
+          {accounts.map(({ key }) => (
             <article key={key} className={`account-card${key === 'real' ? ' featured' : ''}`}>
               <h3>{t(`home.accounts.${key}.title`)}</h3>
               <p className="account-figure">
@@ -160,22 +189,29 @@ export function HomePage() {
         </div>
       </section>
 
-      <section className="section" id="copy-trading">
-        <SectionHead title={t('home.features.title')} subtitle={t('home.features.subtitle')} />
-        <div className="feature-grid" id="strategies">
-          {FEATURES.map((feature) => (
-            <article key={feature.key} className="feature-card">
-              <div className="feature-icon">
-                <Icon name={feature.icon} size={24} />
-              </div>
-              <div>
-                <h3>{t(`home.features.${feature.key}.title`)}</h3>
-                <p>{t(`home.features.${feature.key}.text`)}</p>
-              </div>
-            </article>
-          ))}
-        </div>
-      </section>
+      {features.length > 0 && (
+        <section className="section" data-testid="home-features">
+          <SectionHead title={t('home.features.title')} subtitle={t('home.features.subtitle')} />
+          <div className="feature-grid">
+            {features.map((feature) => (
+              <article
+                key={feature.key}
+                className="feature-card"
+                // The navigation's anchors to copy trading and strategies land on their cards.
+                id={feature.feature === 'copyTrading' ? 'copy-trading' : feature.feature}
+              >
+                <div className="feature-icon">
+                  <Icon name={feature.icon} size={24} />
+                </div>
+                <div>
+                  <h3>{t(`home.features.${feature.key}.title`)}</h3>
+                  <p>{t(`home.features.${feature.key}.text`)}</p>
+                </div>
+              </article>
+            ))}
+          </div>
+        </section>
+      )}
 
       <section className="section section-alt">
         <SectionHead title={t('home.trust.title')} />
@@ -210,7 +246,7 @@ export function HomePage() {
             <p>{t('home.cta.text')}</p>
           </div>
           <div className="cta-actions">
-            <Link to={paths.login(lang)} className="btn btn-primary btn-lg">
+            <Link to={accountsPath} className="btn btn-primary btn-lg" data-testid="cta-open-account">
               {t('home.hero.openAccount')}
             </Link>
             <Link to={paths.qrcode(lang)} className="btn btn-secondary btn-lg">

@@ -4,12 +4,13 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
+import { StarButton } from '../../components/StarButton';
 import { callRoute } from '../../lib/api';
+import { useFavourites } from '../../lib/favourites';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent, useKlineColor } from '../../lib/market-format';
 import { type TNamedQuote, useMergedQuotes, useQuotes } from '../../lib/market-stream';
-import { useFavourites } from './favourites';
-import { ClosedBadge, ErrorCard, StarButton, StreamStatus } from './parts';
+import { ClosedBadge, ErrorCard, StreamStatus } from './parts';
 
 export const MARKET_TABS = ['all', 'forex', 'metals', 'energy', 'indices', 'crypto', 'favourites'] as const;
 export type TMarketTab = (typeof MARKET_TABS)[number];

@@ -6,8 +6,10 @@ import { paths } from '../../app/paths';
 import { ChartOverlay, TimeframeButtons } from '../../components/ChartParts';
 import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
+import { StarButton } from '../../components/StarButton';
 import { fetchData, RouteCallError } from '../../lib/api';
 import { TIMEFRAMES } from '../../lib/candle-chart';
+import { useFavourites } from '../../lib/favourites';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent, useKlineColor } from '../../lib/market-format';
 import {
@@ -19,8 +21,7 @@ import {
   useQuotes,
 } from '../../lib/market-stream';
 import { CandleChart } from './CandleChart';
-import { useFavourites } from './favourites';
-import { ClosedBadge, ErrorCard, StarButton, StreamStatus } from './parts';
+import { ClosedBadge, ErrorCard, StreamStatus } from './parts';
 import { summarizeSessions, type TSession } from './sessions';
 
 const DEFAULT_TIMEFRAME: TTimeframe = 'H1';

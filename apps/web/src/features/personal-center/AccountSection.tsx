@@ -2,15 +2,19 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { newIdempotencyKey } from '../../lib/trading/orders';
 import { useTrading } from '../../lib/trading/store';
-import { AccountCard } from '../accounts/AccountCard';
-import { AccountDetails } from '../accounts/AccountDetails';
-import { failureText, formatMoney } from '../accounts/account-text';
-import { resetDemo } from '../accounts/accounts-api';
-import { ConfirmDialog } from '../accounts/ConfirmDialog';
+import { AccountCard } from './AccountCard';
+import { AccountDetails } from './AccountDetails';
+import { formatMoney } from './account-text';
+import { resetDemo } from './accounts-api';
+import { CoinsPanel } from './CoinsPanel';
+import { ConfirmDialog } from './ConfirmDialog';
+import { EXPERIENCE_TYPE } from './funding-actions-api';
 import { SectionHeader } from './SectionHeader';
+import { SubAccountsPanel } from './SubAccountsPanel';
 
 /** Demo accounts start with 100,000 of their currency (spec 9); a reset brings that back. */
 const DEMO_BALANCE = '100000.00';
@@ -27,6 +31,12 @@ export function Component() {
   const { state, info, loading, error } = trading;
   const [reset, setReset] = useState<TReset | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+
+  /** After a transfer, a coin exchange or a new sub-account: say so, and show the new figures. */
+  const fundsMoved = (message: string) => {
+    setNotice(message);
+    void trading.refresh();
+  };
 
   const confirmReset = async () => {
     if (!reset) return;
@@ -80,7 +90,7 @@ export function Component() {
           <div className="empty-state-icon">
             <Icon name="wallet" size={26} />
           </div>
-          <h3>{t('pc.account.emptyTitle')}</h3>
+          <h2>{t('pc.account.emptyTitle')}</h2>
           <p>{t('pc.account.emptyText')}</p>
           <Link to={paths.personalCenter(lang, 'account/create')} className="btn btn-primary">
             {t('accounts.empty.open')}
@@ -128,6 +138,21 @@ export function Component() {
                 error: null,
               });
             }}
+          />
+        )}
+        {state.current?.account_type === EXPERIENCE_TYPE && (
+          <CoinsPanel
+            key={`coins-${state.current.account_id}`}
+            account={state.current}
+            onChanged={fundsMoved}
+          />
+        )}
+        {state.current && (
+          <SubAccountsPanel
+            key={`subs-${state.current.account_id}`}
+            account={state.current}
+            freeMargin={live(state.current.account_id)?.freeMargin ?? null}
+            onChanged={fundsMoved}
           />
         )}
       </>

@@ -3,8 +3,8 @@ import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
 import { useTrading } from '../../lib/trading/store';
-import { accountTypeKey, formatLeverage, formatMoney, tradeTypeKey } from '../accounts/account-text';
-import { useAccountInfo } from '../accounts/accounts-api';
+import { accountTypeKey, formatLeverage, formatMoney, tradeTypeKey } from './account-text';
+import { useAccountInfo } from './accounts-api';
 
 /** The account just opened (`?account=<id>`): its figures, then trading or back to the list. */
 export function Component() {

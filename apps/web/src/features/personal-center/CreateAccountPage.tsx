@@ -1,13 +1,13 @@
 import { useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { newIdempotencyKey } from '../../lib/trading/orders';
 import { useTrading } from '../../lib/trading/store';
-import { failureText } from '../accounts/account-text';
-import { createAccount, type TNewAccount, useCategories } from '../accounts/accounts-api';
-import { CreateAccountForm } from '../accounts/CreateAccountForm';
+import { createAccount, type TNewAccount, useCategories } from './accounts-api';
+import { CreateAccountForm } from './CreateAccountForm';
 import { SectionHeader } from './SectionHeader';
 
 /**
@@ -18,6 +18,9 @@ import { SectionHeader } from './SectionHeader';
 export function Component() {
   const { t, lang } = useI18n();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // `?type=1` chooses the demo account (where registration leads, paths.openDemo).
+  const chosenType = Number(params.get('type')) || undefined;
   const trading = useTrading();
   const categories = useCategories();
   const [busy, setBusy] = useState(false);
@@ -66,6 +69,7 @@ export function Component() {
       {categories.load.status === 'ready' && (
         <CreateAccountForm
           categories={categories.load.data}
+          initialType={chosenType}
           busy={busy}
           error={error}
           onConfirm={(choice) => void confirm(choice)}

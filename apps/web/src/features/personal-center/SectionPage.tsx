@@ -22,7 +22,7 @@ export function Component() {
           <div className="empty-state-icon">
             <Icon name={SECTION_ICONS[section]} size={26} />
           </div>
-          <h3>{t(`pc.${section}.emptyTitle`)}</h3>
+          <h2>{t(`pc.${section}.emptyTitle`)}</h2>
           <p>{t(`pc.${section}.emptyText`)}</p>
         </div>
       </div>

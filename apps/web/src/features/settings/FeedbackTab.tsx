@@ -1,7 +1,9 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
-import { Attachments } from '../profile/Attachments';
+import { Attachments } from './Attachments';
+import { SettingsCard } from './controls';
 import {
   CONTACT_KEYS,
   FEEDBACK_MAX,
@@ -9,11 +11,10 @@ import {
   givenContacts,
   type TContactKey,
   type TContacts,
-} from '../profile/feedback-form';
-import { randomKey } from '../profile/upload';
-import { useAttachments } from '../profile/useAttachments';
-import { SettingsCard } from './controls';
-import { failureText, useSettingsCall } from './settings-api';
+} from './feedback-form';
+import { useSettingsCall } from './settings-api';
+import { randomKey } from './upload';
+import { useAttachments } from './useAttachments';
 
 type TErrors = Partial<Record<'text' | 'contacts' | 'attachments' | 'form' | TContactKey, string>>;
 

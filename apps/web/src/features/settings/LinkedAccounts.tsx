@@ -4,9 +4,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { ConfirmDialog, SettingsCard } from './controls';
-import { failureText, useSettingsCall } from './settings-api';
+import { useSettingsCall } from './settings-api';
 
 type TProvider = TRouteOutput<'identities'>[number];
 type TLoad =

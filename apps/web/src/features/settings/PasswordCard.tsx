@@ -2,10 +2,11 @@ import { checkPassword } from '@broker/domain/identity/credentials';
 import { type FormEvent, useId, useState } from 'react';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { useShell } from '../../lib/store';
 import { SettingsCard } from './controls';
-import { failureText, useSettingsCall } from './settings-api';
+import { useSettingsCall } from './settings-api';
 
 type TField = 'oldPassword' | 'password' | 'confirmPassword';
 type TErrors = Partial<Record<TField | 'form', string>>;

@@ -2,6 +2,7 @@ import { KlineColor, type TKlineColor } from '@broker/domain/kline-color';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { adoptStoredAppearance, showAppearance, THEMES, type TTheme } from '../../lib/appearance';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { SettingsCard, SwitchRow } from './controls';
 import {
@@ -14,7 +15,7 @@ import {
   type TSettings,
   withChange,
 } from './preference-change';
-import { failureText, useSettingsCall } from './settings-api';
+import { useSettingsCall } from './settings-api';
 
 type TLoad = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready' };
 type TSaveState = { status: 'idle' | 'saving' | 'saved' } | { status: 'failed'; message: string };

@@ -1,10 +1,12 @@
 import type { TSimpleUser } from '@broker/contracts/routes';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { useShell } from '../../lib/store';
-import { AvatarField } from '../profile/AvatarField';
-import { ContactBinding } from '../profile/ContactBinding';
+import { AvatarField } from './AvatarField';
+import { ContactBinding } from './ContactBinding';
+import { SettingsCard } from './controls';
 import {
   LINK_KEYS,
   LINK_MAX,
@@ -18,9 +20,8 @@ import {
   type TProfileValues,
   type TSex,
   valuesOf,
-} from '../profile/profile-form';
-import { SettingsCard } from './controls';
-import { failureText, useSettingsCall } from './settings-api';
+} from './profile-form';
+import { useSettingsCall } from './settings-api';
 
 type TLoad = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready' };
 

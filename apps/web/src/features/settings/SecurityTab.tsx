@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { LinkedAccounts } from './LinkedAccounts';
 import { PasswordCard } from './PasswordCard';
 import { SessionsCard } from './SessionsCard';
-import { failureText, type TAccountLoad, useSettingsCall } from './settings-api';
+import { type TAccountLoad, useSettingsCall } from './settings-api';
 import { TwoFactorCard } from './TwoFactorCard';
 
 /** Password, two-factor sign-in, active sessions, and (separately) linked sign-in accounts. */

@@ -1,9 +1,10 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useState } from 'react';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { ConfirmDialog, SettingsCard } from './controls';
-import { deviceName, failureText, isHandheld, useSettingsCall } from './settings-api';
+import { deviceName, isHandheld, useSettingsCall } from './settings-api';
 
 type TSession = TRouteOutput<'sessionlist'>[number];
 type TLoad =

@@ -4,7 +4,13 @@ import { paths, SETTINGS_TABS } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
 
-const TAB_ICONS = { preferences: 'settings', security: 'shield', profile: 'user', feedback: 'news' } as const;
+const TAB_ICONS = {
+  preferences: 'settings',
+  security: 'shield',
+  profile: 'user',
+  verification: 'doc',
+  feedback: 'news',
+} as const;
 
 /** The settings section of the personal centre: one tab bar, each tab its own address. */
 export function Component() {

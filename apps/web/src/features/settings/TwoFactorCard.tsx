@@ -1,8 +1,9 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { SettingsCard } from './controls';
-import { failureText, groupSecret, type TAccountLoad, useSettingsCall } from './settings-api';
+import { groupSecret, type TAccountLoad, useSettingsCall } from './settings-api';
 
 type TState =
   | { status: 'loading' }

@@ -36,11 +36,6 @@ export function useSettingsCall() {
   );
 }
 
-/** The translated reason of a failed call: the server's message, else its key, else a network error. */
-export function failureText(answer: { message: string; messageKey?: string }, t: (key: string) => string) {
-  return answer.message || t(answer.messageKey ?? 'errors.network');
-}
-
 /**
  * The server names a device in English ("Chrome on Windows", "Unknown device"): the browser and
  * system names stay, the words around them are translated.

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
+import { marginLevelText } from '../../lib/margin-level';
 import { changeClass, formatDecimal } from '../../lib/market-format';
 import type { TAccountEntry } from '../../lib/trading/account-state';
 import { useTrading } from '../../lib/trading/store';
@@ -28,16 +29,6 @@ export function AccountTypeBadge({ type }: { type: number }) {
       {t(TYPE_KEYS[type] ?? 'trade.accountType.real')}
     </span>
   );
-}
-
-/** A margin level given in percent points ("152.40") as "152.40 %" in the reader's locale. */
-export function percentText(intl: string, value: string): string {
-  if (!/^-?\d+(\.\d+)?$/.test(value)) return value;
-  return new Intl.NumberFormat(intl, {
-    style: 'percent',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(`${value}E-2` as `${number}`);
 }
 
 function AccountSwitcher({ compact }: { compact: boolean }) {
@@ -149,7 +140,7 @@ export function AccountBar({ compact = false }: { compact?: boolean }) {
   const money = (value: string | undefined) => (value === undefined ? null : formatDecimal(intl, value, 2));
   const skeleton = <span className="skeleton tr-sk-num" />;
   const noMargin = !info || !/[1-9]/.test(info.margin);
-  const level = info && !noMargin ? percentText(intl, info.margin_level) : '—';
+  const level = info && !noMargin ? marginLevelText(intl, info.margin_level) : '—';
   const warning = info?.margin_call ?? false;
   const figures = (
     <dl className="tr-figures" data-testid="account-figures">
@@ -224,9 +215,9 @@ export function AccountBar({ compact = false }: { compact?: boolean }) {
         <p className="tr-margin-call" role="alert" data-testid="margin-call">
           <Icon name="alert" size={15} />
           {t('trade.account.marginCall', {
-            level: percentText(intl, info.margin_level),
-            callLevel: percentText(intl, info.margin_call_level),
-            stopOut: percentText(intl, info.stop_out_level),
+            level: marginLevelText(intl, info.margin_level),
+            callLevel: marginLevelText(intl, info.margin_call_level),
+            stopOut: marginLevelText(intl, info.stop_out_level),
           })}
         </p>
       )}

@@ -7,8 +7,11 @@ import { changeClass, formatDecimal, formatPercent } from '../../lib/market-form
 import { type TNamedQuote, type TTimeframe, useCandles } from '../../lib/market-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
 import { ConnectionBadge } from './connection';
+import { DrawingToolbar } from './DrawingLayer';
 import { ConfirmDialog } from './dialogs';
 import { useNumbers, useStopMessage, useVolumeMessage } from './fields';
+import { IndicatorMenu } from './IndicatorMenu';
+import { readIndicators, saveIndicators, type TIndicator } from './indicators';
 import { orderTypeKey, useToasts, workingType } from './notifications';
 import { type TChartLine, type TChartMarker, TradeChart } from './TradeChart';
 import {
@@ -21,6 +24,7 @@ import {
   type TSide,
   volumeProblem,
 } from './ticket-rules';
+import { useChartDrawings } from './useChartDrawings';
 import type { TActionResult } from './useTradeActions';
 import { useSubmitLock, useTradeActions } from './useTradeActions';
 import { type TSymbolSpec, type TTradeSettings, useDeals } from './useTradeData';
@@ -147,6 +151,7 @@ export function ChartPanel({
   settings,
   historyVersion,
   quickTrade = true,
+  tools,
 }: {
   symbol: string;
   quote: TNamedQuote | undefined;
@@ -158,6 +163,8 @@ export function ChartPanel({
   historyVersion: number;
   /** The quick order panel; phones have their own buy and sell bar instead. */
   quickTrade?: boolean;
+  /** More controls beside the timeframes (the one-click switch and the shortcuts list). */
+  tools?: React.ReactNode;
 }) {
   const { t, lang, intl } = useI18n();
   const { state, info, positions, orders } = useTrading();
@@ -167,6 +174,17 @@ export function ChartPanel({
   const candles = useCandles(symbol, timeframe, lang);
   const digits = candles.digits ?? spec?.digits ?? quote?.digits ?? 2;
   const [drag, setDrag] = useState<TDragRequest | null>(null);
+  // The symbol's indicators, as this browser saved them (read after hydration: the server has none).
+  const [indicators, setIndicators] = useState<TIndicator[]>([]);
+  useEffect(() => setIndicators(readIndicators(symbol)), [symbol]);
+  const changeIndicators = useCallback(
+    (next: TIndicator[]) => {
+      setIndicators(next);
+      saveIndicators(symbol, next);
+    },
+    [symbol],
+  );
+  const drawingState = useChartDrawings(symbol);
   const lines = useChartLines(
     symbol,
     digits,
@@ -331,9 +349,12 @@ export function ChartPanel({
         </div>
         <div className="tr-chart-tools">
           <TimeframeButtons scope="tr" timeframe={timeframe} onTimeframe={onTimeframe} />
+          <IndicatorMenu indicators={indicators} onChange={changeIndicators} />
+          {tools}
           <ConnectionBadge />
         </div>
       </header>
+      <DrawingToolbar state={drawingState} />
       <div className="tr-chart-body">
         <TradeChart
           candles={candles.candles}
@@ -342,6 +363,8 @@ export function ChartPanel({
           klineColor={klineColor}
           lines={lines}
           markers={markers}
+          indicators={indicators}
+          drawings={drawingState}
           onNeedOlder={candles.loadOlder}
           onDragEnd={onDragEnd}
         />

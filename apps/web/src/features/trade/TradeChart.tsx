@@ -20,7 +20,10 @@ import {
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import { useStreamHealth } from '../../lib/market-stream';
+import { DrawingLayer, type TDrawingState } from './DrawingLayer';
+import { INDICATOR_SPECS, type TIndicator } from './indicators';
 import { pricePoints } from './ticket-rules';
+import { useIndicatorSeries } from './useIndicatorSeries';
 
 export type TLineTone = 'buy' | 'sell' | 'takeProfit' | 'stopLoss' | 'pending' | 'average' | 'ask';
 
@@ -41,6 +44,26 @@ export interface TChartMarker {
   kind: 'open' | 'close';
   text: string;
 }
+
+/** The indicators' names in the legend: the abbreviations traders know in every language. */
+const INDICATOR_ABBREVIATIONS: Record<TIndicator['kind'], string> = {
+  sma: 'SMA',
+  ema: 'EMA',
+  bollinger: 'BB',
+  rsi: 'RSI',
+  macd: 'MACD',
+  stochastic: 'KDJ',
+  atr: 'ATR',
+  volume: '',
+};
+
+/** Prices and price distances in the symbol's digits, oscillators in two, volume whole. */
+const legendDigits = (indicator: TIndicator, digits: number) =>
+  indicator.kind === 'volume'
+    ? 0
+    : INDICATOR_SPECS[indicator.kind].overlay || indicator.kind === 'atr' || indicator.kind === 'macd'
+      ? digits
+      : 2;
 
 /** How close (px) the pointer must be to a line to pick it up. */
 const GRAB_PX = 6;
@@ -113,8 +136,14 @@ export function TradeChart({
   lines,
   markers,
   onDragEnd,
+  indicators = [],
+  drawings,
   ...data
 }: TCandleChartData & {
+  /** The trader's drawings and the drawing tool in use. */
+  drawings?: TDrawingState;
+  /** The trader's indicators: overlays on the candles, the others in panes below. */
+  indicators?: readonly TIndicator[];
   lines: readonly TChartLine[];
   markers: readonly TChartMarker[];
   /** Resolves once the change is settled (sent, refused or cancelled). */
@@ -141,9 +170,10 @@ export function TradeChart({
   const { t, intl } = useI18n();
   const { down } = useStreamHealth();
   const [dragging, setDragging] = useState(false);
+  const volumePane = indicators.some((indicator) => indicator.kind === 'volume');
   const colors = useCandleChart({
     containerRef,
-    data,
+    data: { ...data, hideVolume: volumePane },
     look: LOOK,
     setup: (chart, series) => {
       chartRef.current = chart;
@@ -183,6 +213,8 @@ export function TradeChart({
       };
     },
   });
+
+  const indicatorView = useIndicatorSeries({ chartRef, candles, timeframe, indicators, colors });
 
   // Price lines: add, move and remove as the trader's positions and orders change.
   useEffect(() => {
@@ -355,6 +387,38 @@ export function TradeChart({
           {t('trade.chart.stream.stale')}
         </span>
       )}
+      {indicatorView.legend.length > 0 && (
+        <ul className="tr-ind-legend" data-testid="indicator-legend">
+          {indicatorView.legend.map((item, index) => (
+            <li
+              key={`${index}-${item.indicator.kind}`}
+              data-kind={item.indicator.kind}
+              data-pane={item.pane}
+              data-value={item.lines[0]?.value ?? ''}
+            >
+              <span className="tr-ind-legend-name">
+                {item.indicator.kind === 'volume'
+                  ? t('trade.indicators.kind.volume')
+                  : `${INDICATOR_ABBREVIATIONS[item.indicator.kind]} ${item.indicator.params
+                      .map((p) => formatDecimal(intl, String(p)))
+                      .join(', ')}`}
+              </span>
+              {item.lines.map((line) => (
+                <span key={line.name} className="tr-ind-legend-value num">
+                  <span className="tr-ind-swatch" style={{ background: line.color }} aria-hidden="true" />
+                  {line.value === null
+                    ? '—'
+                    : formatDecimal(
+                        intl,
+                        line.value.toFixed(legendDigits(item.indicator, digits)),
+                        legendDigits(item.indicator, digits),
+                      )}
+                </span>
+              ))}
+            </li>
+          ))}
+        </ul>
+      )}
       {(['top', 'bottom'] as const).map((edge) => {
         const labels = edgeLabels.filter((l) => l.edge === edge);
         if (labels.length === 0) return null;
@@ -374,8 +438,13 @@ export function TradeChart({
         className="tr-chart-canvas"
         data-testid="trade-chart"
         data-bars={candles.length}
+        data-panes={indicatorView.panes}
+        data-own-volume={volumePane ? 'hidden' : 'shown'}
         data-lines={lines.map((l) => `${l.id}=${l.price}`).join(' ')}
       />
+      {drawings && (
+        <DrawingLayer chartRef={chartRef} seriesRef={seriesRef} candles={candles} state={drawings} />
+      )}
     </div>
   );
 }

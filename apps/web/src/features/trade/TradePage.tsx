@@ -5,18 +5,20 @@ import { paths } from '../../app/paths';
 import { Header, NAV_ITEMS } from '../../components/Header';
 import { Icon } from '../../components/Icon';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
+import { useFavourites } from '../../lib/favourites';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal, useKlineColor } from '../../lib/market-format';
 import { type TTimeframe, useMergedQuotes, useQuotes } from '../../lib/market-stream';
 import { useShell } from '../../lib/store';
 import { newIdempotencyKey } from '../../lib/trading/orders';
 import { DEFAULT_REFRESH_MS, TradingProvider, useTrading } from '../../lib/trading/store';
-import { useFavourites } from '../markets/favourites';
 import { AccountBar } from './AccountBar';
 import { BottomPanel, type TBottomTab } from './BottomPanel';
 import { ChartPanel, TIMEFRAMES } from './ChartPanel';
 import { ToastProvider, useTradeNotifications } from './notifications';
 import { OrderTicket } from './OrderTicket';
+import { TradeShortcuts } from './TradeShortcuts';
 import type { TSide } from './ticket-rules';
 import { useCatalogue, useTradeSettings } from './useTradeData';
 import { Watchlist } from './Watchlist';
@@ -183,6 +185,18 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
       settings={settings}
       historyVersion={historyVersion}
       quickTrade={!phone}
+      tools={
+        <TradeShortcuts
+          symbol={symbol}
+          spec={spec}
+          quote={quote}
+          onTicket={(side) => {
+            setPreset({ side, nonce: Date.now() });
+            if (phone) setMobileTab('trade');
+            else document.querySelector<HTMLElement>('[data-testid=ticket-submit]')?.focus();
+          }}
+        />
+      }
     />
   );
   const ticket = <OrderTicket symbol={symbol} spec={spec} quote={quote} preset={preset} />;
@@ -202,7 +216,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
     const showBar = mobileTab === 'chart';
     const digits = quote?.digits ?? 2;
     return (
-      <div
+      <main
         className="tr-mobile mk-scope"
         data-kline={klineColor}
         data-testid="trade-terminal"
@@ -254,12 +268,12 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
             ))}
           </div>
         )}
-      </div>
+      </main>
     );
   }
 
   return (
-    <div
+    <main
       className="tr-terminal mk-scope"
       data-kline={klineColor}
       data-testid="trade-terminal"
@@ -275,13 +289,13 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
         {ticket}
       </aside>
       <div className="tr-area-bottom">{bottom}</div>
-    </div>
+    </main>
   );
 }
 
 function TerminalSkeleton() {
   return (
-    <div className="tr-terminal tr-skeleton" aria-busy="true" data-testid="trade-loading">
+    <main className="tr-terminal tr-skeleton" aria-busy="true" data-testid="trade-loading">
       <div className="tr-area-account">
         <div className="tr-account">
           <span className="skeleton tr-sk-switcher" />
@@ -300,7 +314,7 @@ function TerminalSkeleton() {
       <div className="tr-area-bottom">
         <div className="skeleton tr-sk-block" />
       </div>
-    </div>
+    </main>
   );
 }
 
@@ -310,7 +324,7 @@ function AccountsFailed() {
   const { reload, error } = useTrading();
   const [busy, setBusy] = useState(false);
   return (
-    <div className="tr-no-account" data-testid="trade-failed">
+    <main className="tr-no-account" data-testid="trade-failed">
       <div className="tr-no-account-card" role="alert">
         <div className="empty-state-icon">
           <Icon name="alert" size={26} />
@@ -330,7 +344,7 @@ function AccountsFailed() {
           {busy ? <span className="spinner tr-spinner" /> : t('common.retry')}
         </button>
       </div>
-    </div>
+    </main>
   );
 }
 
@@ -352,13 +366,13 @@ function NoAccount() {
       lang,
     );
     if (answer.succeed) await reload();
-    else setError(answer.messageKey ? t(answer.messageKey) : answer.message);
+    else setError(failureText(answer, t));
     if (answer.code !== 0) setKey(newIdempotencyKey());
     setBusy(false);
   };
 
   return (
-    <div className="tr-no-account" data-testid="trade-empty">
+    <main className="tr-no-account" data-testid="trade-empty">
       <div className="tr-no-account-card">
         <div className="empty-state-icon">
           <Icon name="wallet" size={26} />
@@ -389,6 +403,6 @@ function NoAccount() {
           </p>
         )}
       </div>
-    </div>
+    </main>
   );
 }

@@ -1,10 +1,10 @@
 import { memo, useMemo, useState } from 'react';
 import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
+import { StarButton } from '../../components/StarButton';
 import { useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal, formatPercent } from '../../lib/market-format';
 import { staleSymbols, type TNamedQuote, useStreamHealth } from '../../lib/market-stream';
-import { StarButton } from '../markets/parts';
 
 export const WATCH_TABS = ['favourites', 'all', 'forex', 'metals', 'energy', 'indices', 'crypto'] as const;
 export type TWatchTab = (typeof WATCH_TABS)[number];
@@ -74,7 +74,9 @@ const Row = memo(function Row({
       >
         <span className="tr-watch-name">
           <span className="tr-watch-symbol">{quote.symbol}</span>
-          <span className="tr-watch-sub">{closed ? t('markets.status.closed') : quote.name}</span>
+          <span className="tr-watch-sub" title={quote.name}>
+            {closed ? t('markets.status.closed') : quote.name}
+          </span>
         </span>
         <FlashPrice value={quote.bid} text={price(quote.bid)} className="tr-watch-price" />
         <FlashPrice value={quote.ask} text={price(quote.ask)} className="tr-watch-price" />
@@ -155,49 +157,55 @@ export function Watchlist({
           ))}
         </div>
       </div>
-      <div className="tr-watch-cols" aria-hidden="true">
-        <span>{t('markets.col.symbol')}</span>
-        <span>{t('markets.col.bid')}</span>
-        <span>{t('markets.col.ask')}</span>
-        <span>{t('markets.col.changePercent')}</span>
+      {/* One set of columns for the names and every row (a subgrid): the change column is as wide as
+          its name or its widest value, and the symbol column takes what is left. */}
+      <div className="tr-watch-table">
+        <div className="tr-watch-cols" aria-hidden="true">
+          <span className="tr-watch-col-name">{t('markets.col.symbol')}</span>
+          <span>{t('markets.col.bid')}</span>
+          <span>{t('markets.col.ask')}</span>
+          <span>{t('markets.col.changePercent')}</span>
+        </div>
+        {status === 'error' ? (
+          <div className="tr-empty">
+            <p>{t('markets.error.title')}</p>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+              {t('common.retry')}
+            </button>
+          </div>
+        ) : status === 'loading' && items.length === 0 ? (
+          <ul className="tr-watch-list" aria-busy="true">
+            {Array.from({ length: 14 }, (_, i) => (
+              <li key={i} className="tr-watch-row tr-watch-skeleton">
+                <span className="skeleton tr-sk-symbol" />
+                <span className="skeleton tr-sk-num" />
+                <span className="skeleton tr-sk-num" />
+              </li>
+            ))}
+          </ul>
+        ) : rows.length === 0 ? (
+          <div className="tr-empty" data-testid="watch-empty">
+            <Icon name={tab === 'favourites' && !query ? 'star' : 'search'} size={22} />
+            <p>
+              {t(tab === 'favourites' && !query ? 'markets.favourites.emptyText' : 'markets.empty.title')}
+            </p>
+          </div>
+        ) : (
+          <ul className="tr-watch-list">
+            {rows.map((quote) => (
+              <Row
+                key={quote.symbol}
+                quote={quote}
+                selected={quote.symbol === selected}
+                favourite={favouriteSet.has(quote.symbol)}
+                stale={stale.has(quote.symbol)}
+                onSelect={onSelect}
+                onToggle={onToggleFavourite}
+              />
+            ))}
+          </ul>
+        )}
       </div>
-      {status === 'error' ? (
-        <div className="tr-empty">
-          <p>{t('markets.error.title')}</p>
-          <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
-            {t('common.retry')}
-          </button>
-        </div>
-      ) : status === 'loading' && items.length === 0 ? (
-        <ul className="tr-watch-list" aria-busy="true">
-          {Array.from({ length: 14 }, (_, i) => (
-            <li key={i} className="tr-watch-row tr-watch-skeleton">
-              <span className="skeleton tr-sk-symbol" />
-              <span className="skeleton tr-sk-num" />
-              <span className="skeleton tr-sk-num" />
-            </li>
-          ))}
-        </ul>
-      ) : rows.length === 0 ? (
-        <div className="tr-empty" data-testid="watch-empty">
-          <Icon name={tab === 'favourites' && !query ? 'star' : 'search'} size={22} />
-          <p>{t(tab === 'favourites' && !query ? 'markets.favourites.emptyText' : 'markets.empty.title')}</p>
-        </div>
-      ) : (
-        <ul className="tr-watch-list">
-          {rows.map((quote) => (
-            <Row
-              key={quote.symbol}
-              quote={quote}
-              selected={quote.symbol === selected}
-              favourite={favouriteSet.has(quote.symbol)}
-              stale={stale.has(quote.symbol)}
-              onSelect={onSelect}
-              onToggle={onToggleFavourite}
-            />
-          ))}
-        </ul>
-      )}
     </section>
   );
 }

@@ -11,10 +11,10 @@ import {
 import { Icon } from '../../components/Icon';
 import { callRoute } from '../../lib/api';
 import { useI18n } from '../../lib/i18n';
+import { marginLevelText } from '../../lib/margin-level';
 import { formatDecimal } from '../../lib/market-format';
 import type { TAccountEvent } from '../../lib/trading/account-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
-import { percentText } from './AccountBar';
 import {
   orderTypeKey,
   PlacedOrders,
@@ -232,7 +232,7 @@ export function useTradeNotifications(
       t,
       price: (value, digits) => formatDecimal(intl, value, digits),
       profit: (value) => formatDecimal(intl, value, 2, { sign: true }),
-      percent: (value) => percentText(intl, value),
+      percent: (value) => marginLevelText(intl, value),
       currency,
       levels: { marginCall, stopOut },
     };

@@ -478,10 +478,10 @@ export interface TNoteFormat {
   price: (value: string, digits?: number) => string;
   /** Profit with its sign. */
   profit: (value: string) => string;
-  /** A margin level in percent points. */
+  /** A margin level as the API gives it (spec 5: a ratio), as text. */
   percent: (value: string) => string;
   currency: string;
-  /** The account's margin-call and stop-out levels in percent points. */
+  /** The account's margin-call and stop-out levels as the API gives them (ratios). */
   levels: { marginCall: string; stopOut: string };
 }
 

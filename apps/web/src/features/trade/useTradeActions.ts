@@ -2,6 +2,7 @@ import type { TUnwrapped } from '@broker/contracts/envelope';
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { newIdempotencyKey, sendOrder } from '../../lib/trading/orders';
 import { useTrading } from '../../lib/trading/store';
@@ -39,7 +40,7 @@ export function useTradeActions() {
       keys.current.settle(action, !isUnknownOutcome(answer));
       await refresh();
       if (answer.succeed && answer.Data !== null) return { ok: true, data: answer.Data };
-      const message = answer.messageKey ? t(answer.messageKey) : answer.message || t('errors.network');
+      const message = failureText(answer, t);
       return { ok: false, code: answer.code, message };
     },
     [refresh, t],

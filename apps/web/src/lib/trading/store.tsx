@@ -103,6 +103,13 @@ export function TradingProvider({ children }: { children: ReactNode }) {
   const httpSeq = useRef({ started: 0, applied: 0 });
   const eventListeners = useRef(new Set<(events: TAccountEvent[]) => void>());
 
+  // Spec 4: the trade type is saved in the tradeType cookie whenever it is set, whether by choosing
+  // an account (its trade type becomes current) or by setting it; an empty account list removes it.
+  useEffect(() => {
+    if (state.tradeType !== null) writeCookie(TRADE_TYPE_COOKIE, String(state.tradeType), YEAR);
+    else if (state.status === 1) removeCookie(TRADE_TYPE_COOKIE);
+  }, [state.tradeType, state.status]);
+
   const isLive = useCallback((accountId: number) => streamRef.current?.isLive(accountId) ?? false, []);
 
   const applyConnection = useCallback((accountId: number, abnormal: boolean) => {
@@ -266,8 +273,8 @@ export function TradingProvider({ children }: { children: ReactNode }) {
         void refresh();
       },
       setTradeType: (tradeType) => {
-        const { state: next, cookie } = setTradeType(stateRef.current, tradeType);
-        writeCookie(TRADE_TYPE_COOKIE, cookie, YEAR);
+        // The tradeType cookie follows the state (the effect above).
+        const { state: next } = setTradeType(stateRef.current, tradeType);
         stateRef.current = next;
         setState(next);
       },

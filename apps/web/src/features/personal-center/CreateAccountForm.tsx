@@ -51,20 +51,28 @@ function Step({
   );
 }
 
-/** The choices of a new account and their summary; `onConfirm` receives a choice that may be opened. */
+/**
+ * The choices of a new account and their summary; `onConfirm` receives a choice that may be opened.
+ * `initialType` chooses an account type first when one may still be opened (else the first that may).
+ */
 export function CreateAccountForm({
   categories,
+  initialType,
   busy,
   error,
   onConfirm,
 }: {
   categories: TCategory[];
+  initialType?: number | undefined;
   busy: boolean;
   error: string | null;
   onConfirm(choice: TNewAccount): void;
 }) {
   const { t, intl } = useI18n();
-  const initial = categories.find(openable) ?? categories[0];
+  const initial =
+    categories.find((c) => c.account_type === initialType && openable(c)) ??
+    categories.find(openable) ??
+    categories[0];
   const [accountType, setAccountType] = useState(initial?.account_type ?? 1);
   const [tradeType, setTradeType] = useState(initial ? firstMode(initial, 1) : 1);
   const [leverage, setLeverage] = useState(initial?.default_leverage ?? 100);

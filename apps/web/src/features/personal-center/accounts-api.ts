@@ -1,9 +1,9 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useState } from 'react';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { newIdempotencyKey } from '../../lib/trading/orders';
-import { failureText } from './account-text';
 
 export type TCategory = TRouteOutput<'accountcategory'>[number];
 export type TAccountInfo = TRouteOutput<'info'>;

@@ -1,14 +1,15 @@
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
+import { shipped } from '../../app/upcoming';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
+import { marginLevelText } from '../../lib/margin-level';
 import { changeClass } from '../../lib/market-format';
 import type { TAccountEntry } from '../../lib/trading/account-state';
 import { ConnectionState } from './AccountCard';
 import {
   accountTypeKey,
   DEMO_TYPE,
-  formatLevel,
   formatLeverage,
   formatMoney,
   isZero,
@@ -16,6 +17,10 @@ import {
   tradeTypeKey,
 } from './account-text';
 import type { TAccountInfo } from './accounts-api';
+import { EXPERIENCE_TYPE, REAL_TYPE } from './funding-actions-api';
+
+/** Real and experience accounts hold real money: they take deposits and pay out withdrawals. */
+const FUNDABLE_TYPES: readonly number[] = [REAL_TYPE, EXPERIENCE_TYPE];
 
 const RESTRICTIONS = ['noOpen', 'noClose', 'noTakeProfit', 'noStopLoss', 'noWithdraw'] as const;
 
@@ -73,10 +78,34 @@ export function AccountDetails({
           </p>
         </div>
         <div className="ac-actions">
-          <Link to={paths.trade(lang)} className="btn btn-primary btn-sm" data-testid="account-trade">
+          <Link
+            to={paths.trade(lang)}
+            className={`btn btn-sm ${FUNDABLE_TYPES.includes(account.account_type) ? 'btn-secondary' : 'btn-primary'}`}
+            data-testid="account-trade"
+          >
             <Icon name="chart" size={16} />
             {t('accounts.action.trade')}
           </Link>
+          {FUNDABLE_TYPES.includes(account.account_type) && (
+            <>
+              <Link
+                to={`${paths.personalCenter(lang, 'deposit')}?account=${account.account_id}`}
+                className="btn btn-primary btn-sm"
+                data-testid="account-deposit"
+              >
+                <Icon name="deposit" size={16} />
+                {t('accounts.action.deposit')}
+              </Link>
+              <Link
+                to={`${paths.personalCenter(lang, 'withdrawal')}?account=${account.account_id}`}
+                className="btn btn-secondary btn-sm"
+                data-testid="account-withdraw"
+              >
+                <Icon name="withdraw" size={16} />
+                {t('accounts.action.withdraw')}
+              </Link>
+            </>
+          )}
           <Link
             to={`${paths.personalCenter(lang, 'history')}?account=${account.account_id}`}
             className="btn btn-secondary btn-sm"
@@ -101,7 +130,7 @@ export function AccountDetails({
 
       {info?.margin_call && (
         <div className="alert alert-error" role="alert" data-testid="margin-call">
-          {t('accounts.details.marginCall', { level: formatLevel(intl, info.margin_call_level) })}
+          {t('accounts.details.marginCall', { level: marginLevelText(intl, info.margin_call_level) })}
         </div>
       )}
       {restricted.length > 0 && (
@@ -124,16 +153,17 @@ export function AccountDetails({
             <div className="ac-figure">
               <dt>{t('accounts.field.marginLevel')}</dt>
               <dd className="num" data-testid="info-margin-level">
-                {hasMargin ? formatLevel(intl, info.margin_level) : '—'}
+                {hasMargin ? marginLevelText(intl, info.margin_level) : '—'}
               </dd>
-              <span className="ac-figure-hint">
+              {/* A <div> of a <dl> holds only <dt> and <dd>: the hint is a second description. */}
+              <dd className="ac-figure-hint">
                 {hasMargin
                   ? t('accounts.details.levels', {
-                      call: formatLevel(intl, info.margin_call_level),
-                      stop: formatLevel(intl, info.stop_out_level),
+                      call: marginLevelText(intl, info.margin_call_level),
+                      stop: marginLevelText(intl, info.stop_out_level),
                     })
                   : t('accounts.details.noMargin')}
-              </span>
+              </dd>
             </div>
           </dl>
           <dl className="ac-figures">
@@ -153,8 +183,13 @@ export function AccountDetails({
             <Figure label={t('accounts.field.initMoney')} value={money(info.init_money)} />
             <Figure label={t('accounts.field.totalIn')} value={money(magnitude(info.total_in_amount))} />
             <Figure label={t('accounts.field.totalOut')} value={money(magnitude(info.total_out_amount))} />
-            <Figure label={t('accounts.field.followEquity')} value={money(info.follow_equity)} />
-            <Figure label={t('accounts.field.strategyEquity')} value={money(info.strategy_equity)} />
+            {/* The equity in copy trading and in strategies, once those exist (app/upcoming.ts). */}
+            {shipped('copyTrading') && (
+              <Figure label={t('accounts.field.followEquity')} value={money(info.follow_equity)} />
+            )}
+            {shipped('strategies') && (
+              <Figure label={t('accounts.field.strategyEquity')} value={money(info.strategy_equity)} />
+            )}
             <Figure
               label={t('accounts.field.opened')}
               value={formatDate(new Date(account.created_at), { dateStyle: 'medium' })}

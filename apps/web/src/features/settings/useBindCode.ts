@@ -2,7 +2,7 @@ import type { TUnwrapped } from '@broker/contracts/envelope';
 import { useEffect, useState } from 'react';
 import type { TPhoneValue } from '../../components/PhoneField';
 import { callRoute } from '../../lib/api';
-import { solveCaptcha } from '../auth/captcha';
+import { solveCaptcha } from '../../lib/captcha';
 
 export type TBindTarget = { email: string } | { phone: TPhoneValue };
 export type TSendPhase = 'idle' | 'solving' | 'sending';

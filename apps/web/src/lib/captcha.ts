@@ -1,5 +1,5 @@
 import type { TUnwrapped } from '@broker/contracts/envelope';
-import { callRoute } from '../../lib/api';
+import { callRoute } from './api';
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,

@@ -4,6 +4,7 @@ import { AppErrorCode } from '@broker/domain/result-codes';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { PhoneField, type TPhoneValue } from '../../components/PhoneField';
 import { callRoute } from '../../lib/api';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { type TBindTarget, useBindCode } from './useBindCode';
 
@@ -37,7 +38,7 @@ function errorsOf(answer: TUnwrapped<unknown>, t: (key: string) => string): TErr
     if (field === 'email' || field.startsWith('phone')) return { target: message };
     if (field === 'code') return { code: message };
   }
-  const text = answer.message || t(answer.messageKey ?? 'errors.network');
+  const text = failureText(answer, t);
   if (TARGET_CODES.includes(answer.ErrorCode)) return { target: text };
   if (CODE_CODES.includes(answer.ErrorCode)) return { code: text };
   return { form: text };

@@ -1,5 +1,3 @@
-import type { TUnwrapped } from '@broker/contracts/envelope';
-import type { TTranslate } from '@broker/i18n/translator';
 import { formatDecimal } from '../../lib/market-format';
 
 /** Account types of spec 3 that have a label: 1 demo, 2 real, 3 experience, 4 MT4, 5 MT5. */
@@ -23,20 +21,6 @@ export function formatMoney(intl: string, value: string, currency?: string): str
 export const formatLeverage = (intl: string, leverage: number) =>
   `1:${new Intl.NumberFormat(intl).format(leverage)}`;
 
-/**
- * A percentage given as a decimal string of percent points ("150.00" -> "150.00 %"), without a
- * plus sign: margin levels are never negative.
- */
-export function formatLevel(intl: string, value: string): string {
-  if (!/^\d+(\.\d+)?$/.test(value)) return value;
-  const digits = value.includes('.') ? value.length - value.indexOf('.') - 1 : 0;
-  return new Intl.NumberFormat(intl, {
-    style: 'percent',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(`${value}E-2` as `${number}`);
-}
-
 /** True for a decimal string that is zero ("0.00", "-0.00"). */
 export const isZero = (value: string) => !/[1-9]/.test(value);
 
@@ -45,19 +29,3 @@ export const isZero = (value: string) => !/[1-9]/.test(value);
  * spec 5 account-profit formula adds them), while the trader reads "deposited 500".
  */
 export const magnitude = (value: string) => value.replace(/^-/, '');
-
-/**
- * The translated reason of a failed call: the portal's own text for the server's code when the
- * catalog has one, else the server's (already translated) message, else a network error.
- */
-export function failureText(
-  answer: Pick<TUnwrapped<unknown>, 'code' | 'message' | 'messageKey'>,
-  t: TTranslate,
-) {
-  for (const key of [answer.messageKey, answer.code ? `errors.${answer.code}` : undefined]) {
-    if (!key) continue;
-    const text = t(key);
-    if (text !== key) return text;
-  }
-  return answer.message || t('errors.network');
-}

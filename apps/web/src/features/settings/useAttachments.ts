@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { pickAttachments } from './feedback-form';
 import { type TFileKind, uploadFile } from './upload';
@@ -52,7 +53,7 @@ export function useAttachments() {
       else
         update(key, {
           status: 'failed',
-          error: answer.message || t(answer.messageKey ?? 'errors.network'),
+          error: failureText(answer, t),
         });
     },
     [lang, t, update],

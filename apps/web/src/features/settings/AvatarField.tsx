@@ -1,6 +1,7 @@
 import { AppErrorCode } from '@broker/domain/result-codes';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
+import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { ACCEPT, fileProblem, type TFileProblem, uploadFile } from './upload';
 
@@ -75,7 +76,7 @@ export function AvatarField({
     setProblem(
       answer.ErrorCode === AppErrorCode.FILE_TYPE_REFUSED
         ? t('profile.avatar.typeRefused')
-        : answer.message || t(answer.messageKey ?? 'errors.network'),
+        : failureText(answer, t),
     );
   };
 

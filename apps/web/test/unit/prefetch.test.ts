@@ -1,0 +1,44 @@
+import { matchRoutes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { likelyNextPaths } from '../../src/app/prefetch';
+import { routes } from '../../src/app/routes';
+
+describe('likelyNextPaths (issue 21, item 14)', () => {
+  it('leads home to registration, sign-in and the markets, and nowhere near the terminal', () => {
+    expect(likelyNextPaths('/en')).toEqual(['/en/register', '/en/login', '/en/markets']);
+    expect(likelyNextPaths('/ja/')).toEqual(['/ja/register', '/ja/login', '/ja/markets']);
+    expect(likelyNextPaths('/en').some((path) => path.includes('trade'))).toBe(false);
+  });
+
+  it('leads the markets to a symbol and the terminal, a symbol to the terminal', () => {
+    expect(likelyNextPaths('/en/markets')).toEqual(['/en/markets/EURUSD', '/en/trade']);
+    expect(likelyNextPaths('/de/markets/XAUUSD')[0]).toBe('/de/trade');
+  });
+
+  it('leads sign-in and registration to each other, other pages to both', () => {
+    expect(likelyNextPaths('/en/login')).toContain('/en/register');
+    expect(likelyNextPaths('/en/register')).toEqual(['/en/login']);
+    expect(likelyNextPaths('/en/h5/privacy')).toEqual(['/en/register', '/en/login']);
+  });
+
+  it('names only pages the router has, each with a lazily loaded chunk, at most three', () => {
+    for (const from of [
+      '/en',
+      '/en/markets',
+      '/en/markets/EURUSD',
+      '/en/login',
+      '/en/register',
+      '/en/trade',
+      '/en/converter',
+    ]) {
+      const next = likelyNextPaths(from);
+      expect(next.length).toBeLessThanOrEqual(3);
+      for (const path of next) {
+        const matches = matchRoutes(routes, path) ?? [];
+        const leaf = matches.at(-1)?.route;
+        expect(leaf?.path, `${from} → ${path}`).not.toBe('*');
+        expect(typeof leaf?.lazy, `${from} → ${path}`).toBe('function');
+      }
+    }
+  });
+});
