@@ -9,7 +9,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { ApiError, callApi, configureApi, isAbortError, onUnauthorized } from './lib/api';
+import { callApi } from './api';
+import { ApiError, configureApi, isAbortError, onUnauthorized } from './lib/api';
 
 export type TStaff = Omit<TRouteOutput<'adminme'>, 'csrfToken'>;
 

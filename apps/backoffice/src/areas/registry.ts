@@ -1,6 +1,8 @@
 import { ACCESS_PAGES } from './access';
 import { AUDIT_PAGES } from './audit';
 import { CUSTOMERS_PAGES } from './customers';
+import { FUNDING_PAGES } from './funding';
+import { KYC_PAGES } from './kyc';
 import { MARKET_PAGES } from './market';
 import { RISK_PAGES } from './risk';
 import type { TAreaPages } from './types';
@@ -10,6 +12,8 @@ export const MODULE_PAGES: TAreaPages = {
   ...ACCESS_PAGES,
   ...AUDIT_PAGES,
   ...CUSTOMERS_PAGES,
+  ...FUNDING_PAGES,
+  ...KYC_PAGES,
   ...MARKET_PAGES,
   ...RISK_PAGES,
 };

@@ -205,7 +205,7 @@ export function BrandMark({ size = 32 }: { size?: number }) {
       aria-hidden="true"
       focusable="false"
     >
-      <rect width="32" height="32" rx="9" fill="var(--brand)" />
+      <rect width="32" height="32" rx="9" fill="var(--brand-fill)" />
       <path
         d="M8.5 21.5l5-6 4 3 6-8"
         fill="none"

@@ -75,7 +75,7 @@ export function DataTable<R>({
   rowTestId,
   onRowClick,
   dense = false,
-  stackOnMobile = false,
+  stackOnMobile = true,
 }: {
   rows: readonly R[];
   columns: readonly TColumn<R>[];
@@ -97,7 +97,8 @@ export function DataTable<R>({
   dense?: boolean;
   /**
    * On a phone (640 px and narrower) each row becomes a card of label and value pairs instead of a
-   * row that scrolls sideways: for wide tables that are read one record at a time.
+   * row whose columns are cut off and scroll sideways. On by default, so every back-office table
+   * reads on a phone; `false` keeps the scrolling table (a narrow one that fits anyway).
    */
   stackOnMobile?: boolean;
 }) {

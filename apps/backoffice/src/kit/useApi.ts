@@ -1,6 +1,7 @@
 import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, callApi, isAbortError, type TAdminRouteName } from '../lib/api';
+import { callApi, type TAdminRouteName } from '../api';
+import { ApiError, isAbortError } from '../lib/api';
 
 export type TQueryState<T> =
   | { status: 'loading'; data: T | null }

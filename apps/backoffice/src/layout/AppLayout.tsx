@@ -26,6 +26,11 @@ export function AppLayout() {
     setDrawerOpen(false);
   }, [location.pathname]);
 
+  // The page on screen has rendered (browser tests wait for it after a client-side navigation).
+  useEffect(() => {
+    document.documentElement.dataset.path = location.pathname + location.search;
+  }, [location.pathname, location.search]);
+
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (event: KeyboardEvent) => {

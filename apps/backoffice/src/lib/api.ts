@@ -1,30 +1,16 @@
 import { CSRF_HEADER, type TEnvelope } from '@broker/contracts/envelope';
-import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
-import { ACCESS_ROUTES } from '../areas/access';
-import { AUDIT_ROUTES } from '../areas/audit';
-import { CUSTOMERS_ROUTES } from '../areas/customers';
-import { MARKET_ROUTES } from '../areas/market';
-import { RISK_ROUTES } from '../areas/risk';
 
 /**
- * The back office's API client: one POST per route of the contract, JSON in and out, the answer
- * envelope unwrapped. Paths come from the schema-free route-path map, so the bundle does not carry
- * the schema library; a unit test keeps `mutates` equal to the route catalogue.
+ * The back office's HTTP layer: one POST per route of the contract, JSON in and out, the answer
+ * envelope unwrapped. It knows no area: the route table (which calls exist, their paths and whether
+ * they change state) is put together from the areas' route lists in `src/api.ts`, whose `callApi`
+ * calls `callRoute` here.
  */
-export const ADMIN_ROUTES = {
-  adminlogin: { path: ROUTE_PATHS.adminlogin, mutates: true },
-  adminlogout: { path: ROUTE_PATHS.adminlogout, mutates: true },
-  adminme: { path: ROUTE_PATHS.adminme, mutates: false },
-  adminoverview: { path: ROUTE_PATHS.adminoverview, mutates: false },
-  ...ACCESS_ROUTES,
-  ...AUDIT_ROUTES,
-  ...CUSTOMERS_ROUTES,
-  ...MARKET_ROUTES,
-  ...RISK_ROUTES,
-} as const satisfies { [N in TRouteName]?: { path: string; mutates: boolean } };
-
-export type TAdminRouteName = keyof typeof ADMIN_ROUTES;
+export interface TRoute {
+  path: string;
+  mutates: boolean;
+}
 
 export const CSRF_HEADER_NAME = CSRF_HEADER;
 export const CSRF_COOKIE_NAME = 'admin_csrf';
@@ -120,12 +106,12 @@ function isEnvelope(value: unknown): value is TEnvelope {
 }
 
 /** Calls one route; resolves with its `data`, or rejects with an ApiError. */
-export async function callApi<N extends TAdminRouteName>(
+export async function callRoute<N extends TRouteName>(
   name: N,
+  route: TRoute,
   input: TRouteInput<N>,
   options: { signal?: AbortSignal } = {},
 ): Promise<TRouteOutput<N>> {
-  const route = ADMIN_ROUTES[name];
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',

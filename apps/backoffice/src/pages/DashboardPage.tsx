@@ -1,10 +1,12 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { callApi } from '../api';
 import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
 import { useDocumentTitle, useI18n } from '../i18n';
-import { ApiError, callApi, isAbortError } from '../lib/api';
+import { ApiError, isAbortError } from '../lib/api';
+import { failureText } from '../lib/failure-text';
 import { routerPath } from '../lib/redirect';
 import { visibleMenu } from '../menu';
 import { useStaff } from '../session';
@@ -106,11 +108,7 @@ export function DashboardPage() {
           </span>
           <div className="bo-error-text">
             <strong>{t('admin.dashboard.errorTitle')}</strong>
-            <span>
-              {load.problem.kind === 'answer'
-                ? load.problem.message
-                : t(load.problem.kind === 'network' ? 'admin.errors.network' : 'admin.errors.unexpected')}
-            </span>
+            <span>{failureText(load.problem, t)}</span>
           </div>
           <button type="button" className="btn btn-primary btn-sm" onClick={fetchOverview}>
             <Icon name="refresh" size={14} />

@@ -1,6 +1,7 @@
 import { STAFF_PASSWORD_MAX_LENGTH } from '@broker/domain/staff-credentials';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { callApi } from '../api';
 import {
   EnrolmentStep,
   OtpStep,
@@ -10,7 +11,7 @@ import {
 import { BrandMark, Icon } from '../components/Icon';
 import { LanguageSwitch, ThemeSwitch } from '../components/Switches';
 import { useDocumentTitle, useI18n } from '../i18n';
-import { ApiError, callApi } from '../lib/api';
+import { ApiError } from '../lib/api';
 import { safeRedirect } from '../lib/redirect';
 import { type TSignInProblems, validateSignIn } from '../lib/validation';
 import { useSession } from '../session';

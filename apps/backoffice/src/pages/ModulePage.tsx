@@ -40,7 +40,7 @@ export function ModulePage({ entry }: { entry: TMenuEntry }) {
           <div className="empty-state-icon">
             <Icon name={entry.icon} size={26} />
           </div>
-          <h3>{t('admin.module.comingTitle', { module: title })}</h3>
+          <h2>{t('admin.module.comingTitle', { module: title })}</h2>
           <p>{t('admin.module.comingText')}</p>
           {can('statistics.view') ? (
             <Link to="/" className="btn btn-secondary btn-sm bo-empty-action">

@@ -31,7 +31,7 @@ export function NotFoundPage() {
           <div className="bo-status-code" aria-hidden="true">
             404
           </div>
-          <h3>{title}</h3>
+          <h1>{title}</h1>
           <p>{t('admin.notFound.text', { path: `${ADMIN_BASE}${location.pathname}` })}</p>
           <HomeLink />
         </div>
@@ -52,7 +52,7 @@ export function ForbiddenPage({ entry }: { entry: TMenuEntry }) {
           <div className="empty-state-icon bo-icon-muted">
             <Icon name="lock" size={26} />
           </div>
-          <h3>{title}</h3>
+          <h1>{title}</h1>
           <p>{t('admin.forbidden.text', { module: t(`admin.menu.${entry.key}`) })}</p>
           <HomeLink />
         </div>
@@ -73,7 +73,7 @@ export function NoModulesPage() {
           <div className="empty-state-icon bo-icon-muted">
             <Icon name="compass" size={26} />
           </div>
-          <h3>{title}</h3>
+          <h1>{title}</h1>
           <p>{t('admin.noModules.text')}</p>
         </div>
       </section>
@@ -103,7 +103,7 @@ export function SessionError({ message, onRetry }: { message: string | null; onR
           <div className="empty-state-icon bo-icon-danger">
             <Icon name="alert" size={26} />
           </div>
-          <h3>{t('admin.session.errorTitle')}</h3>
+          <h1>{t('admin.session.errorTitle')}</h1>
           <p>{message ?? t('admin.session.errorText')}</p>
           <button type="button" className="btn btn-primary btn-sm bo-empty-action" onClick={onRetry}>
             <Icon name="refresh" size={14} />

@@ -1,12 +1,11 @@
 import { CSRF_HEADER } from '@broker/contracts/envelope';
 import { routeCatalogue } from '@broker/contracts/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ADMIN_ROUTES, callApi } from '../../src/api';
 import {
-  ADMIN_ROUTES,
   ApiError,
   CSRF_COOKIE_NAME,
   CSRF_HEADER_NAME,
-  callApi,
   configureApi,
   onUnauthorized,
   readCookie,

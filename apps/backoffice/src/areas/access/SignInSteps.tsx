@@ -1,8 +1,9 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { type FormEvent, useEffect, useState } from 'react';
+import { callApi } from '../../api';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
-import { ApiError, callApi } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { CodeField, TotpSetup, useFailureText } from './ui';
 
 /** Result codes the sign-in page turns into a further step. */

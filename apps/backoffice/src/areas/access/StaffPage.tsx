@@ -1,4 +1,4 @@
-import type { TAccessSettings, TStaffRow } from '@broker/contracts/admin/access-routes';
+import type { TAccessPolicyRequest, TAccessSettings, TStaffRow } from '@broker/contracts/admin/access-routes';
 import { MONEY_PERMISSIONS } from '@broker/contracts/permissions';
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { STAFF_USERNAME_PATTERN } from '@broker/domain/staff-credentials';
@@ -170,7 +170,14 @@ export function StaffPage() {
         rowTestId="staff-row"
         onRowClick={(row) => setManaging(row.id)}
       />
-      {data ? <SecuritySettings settings={data.settings} onSaved={list.reload} /> : null}
+      {data ? (
+        <SecuritySettings
+          settings={data.settings}
+          request={data.policyRequest}
+          selfId={data.selfId}
+          onSaved={list.reload}
+        />
+      ) : null}
       {creating && data ? (
         <CreateStaff
           roles={data.roles}
@@ -197,8 +204,25 @@ export function StaffPage() {
   );
 }
 
-/** The broker's password minimum and the two-factor rule for staff who move money. */
-function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; onSaved: () => void }) {
+/** True when `next` loosens a rule of `current`: such a change waits for a second approver. */
+const weakens = (current: TAccessSettings, next: TAccessSettings) =>
+  next.passwordMinLength < current.passwordMinLength || (current.moneyTwoFactor && !next.moneyTwoFactor);
+
+/**
+ * The broker's password minimum and the two-factor rule for staff who move money. Changing them
+ * needs `staff.security`; a stronger rule applies at once, a weaker one waits for a second approver.
+ */
+function SecuritySettings({
+  settings,
+  request,
+  selfId,
+  onSaved,
+}: {
+  settings: TAccessSettings;
+  request: TAccessPolicyRequest | null;
+  selfId: string;
+  onSaved: () => void;
+}) {
   const { t } = useI18n();
   const { can, refresh } = useSession();
   const me = useStaff();
@@ -207,7 +231,8 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
   const [minLength, setMinLength] = useState(String(settings.passwordMinLength));
   const [moneyTwoFactor, setMoneyTwoFactor] = useState(settings.moneyTwoFactor);
   const [confirming, setConfirming] = useState(false);
-  const mayEdit = can('staff.edit');
+  const [notice, setNotice] = useState<string | null>(null);
+  const mayChange = can('staff.security');
   const id = useId();
   useEffect(() => {
     setMinLength(String(settings.passwordMinLength));
@@ -216,6 +241,8 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
   const value = Number(minLength);
   const valid = Number.isInteger(value) && value >= 5 && value <= 32;
   const changed = value !== settings.passwordMinLength || moneyTwoFactor !== settings.moneyTwoFactor;
+  const proposed = { passwordMinLength: value, moneyTwoFactor };
+  const weaker = valid && weakens(settings, proposed);
   // Turning the rule on while one's own two-factor is off holds back one's own money permissions.
   const affectsMe =
     moneyTwoFactor && !me.twoFactor && me.permissions.some((p) => MONEY_PERMISSIONS.includes(p));
@@ -233,11 +260,30 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
           <p className="kit-hint">{t('admin.access.settings.text')}</p>
         </div>
       </header>
+      {notice ? (
+        <div className="alert alert-info bo-alert" role="status" data-testid="policy-notice">
+          <Icon name="check" size={16} className="bo-alert-icon" />
+          <span>{notice}</span>
+        </div>
+      ) : null}
       {!settings.moneyTwoFactor ? (
         <p className="ac-warn" role="status">
           <Icon name="alert" size={15} />
           {t('admin.access.settings.moneyOffWarning')}
         </p>
+      ) : null}
+      {request ? (
+        <PolicyRequest
+          request={request}
+          settings={settings}
+          own={request.requestedBy.id === selfId}
+          mayDecide={mayChange}
+          onDecided={(text) => {
+            setNotice(text);
+            onSaved();
+            void refresh();
+          }}
+        />
       ) : null}
       <form className="ac-settings-form" onSubmit={submit} noValidate>
         <Field
@@ -255,7 +301,7 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
               min={5}
               max={32}
               value={minLength}
-              disabled={!mayEdit}
+              disabled={!mayChange}
               onChange={(e) => setMinLength(e.target.value)}
             />
           )}
@@ -265,7 +311,7 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
             type="checkbox"
             name="moneyTwoFactor"
             checked={moneyTwoFactor}
-            disabled={!mayEdit}
+            disabled={!mayChange}
             onChange={(e) => setMoneyTwoFactor(e.target.checked)}
           />
           <span>
@@ -273,32 +319,64 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
             <span className="kit-hint">{t('admin.access.settings.moneyTwoFactorHint')}</span>
           </span>
         </label>
-        {mayEdit ? (
-          <div className="kit-actions">
-            <button type="submit" className="btn btn-primary" disabled={!valid || !changed || save.pending}>
-              {t('admin.access.save')}
+        {mayChange ? (
+          <div className="kit-actions ac-settings-actions">
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={!valid || !changed || save.pending || (weaker && request !== null)}
+              data-testid="settings-save"
+            >
+              {weaker ? t('admin.access.settings.requestApproval') : t('admin.access.save')}
             </button>
+            {weaker && changed ? (
+              <p className="kit-hint" data-testid="policy-weaker-hint">
+                {request ? t('admin.access.settings.pendingHint') : t('admin.access.settings.weakerHint')}
+              </p>
+            ) : null}
           </div>
-        ) : null}
+        ) : (
+          <p className="kit-hint ac-settings-readonly" data-testid="settings-readonly">
+            {t('admin.access.settings.readOnly')}
+          </p>
+        )}
       </form>
       {confirming ? (
         <ConfirmDialog
-          title={t('admin.access.settings.confirmTitle')}
+          title={
+            weaker ? t('admin.access.settings.confirmWeakerTitle') : t('admin.access.settings.confirmTitle')
+          }
           message={t('admin.access.settings.confirmText', {
             min: value,
             rule: moneyTwoFactor ? t('admin.access.settings.ruleOn') : t('admin.access.settings.ruleOff'),
           })}
+          confirmLabel={weaker ? t('admin.access.settings.requestApproval') : undefined}
           pending={save.pending}
           error={failure(save.error)}
           onConfirm={async () => {
-            if (await save.run({ passwordMinLength: value, moneyTwoFactor })) {
+            const answer = await save.run({ passwordMinLength: value, moneyTwoFactor });
+            if (answer) {
               setConfirming(false);
+              // A weaker proposal waits: the form goes back to the rules in force.
+              setMinLength(String(answer.settings.passwordMinLength));
+              setMoneyTwoFactor(answer.settings.moneyTwoFactor);
+              setNotice(
+                answer.request
+                  ? t('admin.access.settings.requestedDone')
+                  : t('admin.access.settings.savedDone'),
+              );
               onSaved();
               await refresh();
             }
           }}
           onCancel={() => setConfirming(false)}
         >
+          {weaker ? (
+            <p className="ac-warn" role="status">
+              <Icon name="alert" size={15} />
+              {t('admin.access.settings.weakerText')}
+            </p>
+          ) : null}
           {affectsMe ? (
             <p className="ac-warn" role="status">
               <Icon name="alert" size={15} />
@@ -306,6 +384,168 @@ function SecuritySettings({ settings, onSaved }: { settings: TAccessSettings; on
             </p>
           ) : null}
         </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+type TDecision = 'approve' | 'reject' | 'cancel';
+
+/** The weaker rules waiting for a second approver: the proposal against the rules in force. */
+function PolicyRequest({
+  request,
+  settings,
+  own,
+  mayDecide,
+  onDecided,
+}: {
+  request: TAccessPolicyRequest;
+  settings: TAccessSettings;
+  own: boolean;
+  mayDecide: boolean;
+  onDecided: (text: string) => void;
+}) {
+  const { t } = useI18n();
+  const failure = useFailureText();
+  const dateTime = useDateTime();
+  const approve = useMutation('adminstaffsettingsapprove');
+  const reject = useMutation('adminstaffsettingsreject');
+  const cancel = useMutation('adminstaffsettingscancel');
+  const [decision, setDecision] = useState<TDecision | null>(null);
+  const headingId = useId();
+  const mutations = { approve, reject, cancel } as const;
+  const proposal = request.settings;
+  const onOff = (on: boolean) => (on ? t('admin.access.security.on') : t('admin.access.security.off'));
+  const rows = [
+    {
+      key: 'minLength',
+      label: t('admin.access.settings.minLength'),
+      now: String(settings.passwordMinLength),
+      next: String(proposal.passwordMinLength),
+      weaker: proposal.passwordMinLength < settings.passwordMinLength,
+    },
+    {
+      key: 'moneyTwoFactor',
+      label: t('admin.access.settings.moneyTwoFactorShort'),
+      now: onOff(settings.moneyTwoFactor),
+      next: onOff(proposal.moneyTwoFactor),
+      weaker: settings.moneyTwoFactor && !proposal.moneyTwoFactor,
+    },
+  ];
+  const texts: Record<TDecision, { title: string; message: string; done: string; label: string }> = {
+    approve: {
+      title: t('admin.access.policy.approveTitle'),
+      message: t('admin.access.policy.approveText', { name: request.requestedBy.displayName }),
+      done: t('admin.access.policy.approvedDone'),
+      label: t('admin.access.policy.approve'),
+    },
+    reject: {
+      title: t('admin.access.policy.rejectTitle'),
+      message: t('admin.access.policy.rejectText', { name: request.requestedBy.displayName }),
+      done: t('admin.access.policy.rejectedDone'),
+      label: t('admin.access.policy.reject'),
+    },
+    cancel: {
+      title: t('admin.access.policy.cancelTitle'),
+      message: t('admin.access.policy.cancelText'),
+      done: t('admin.access.policy.cancelledDone'),
+      label: t('admin.access.policy.cancel'),
+    },
+  };
+
+  return (
+    <section className="ac-policy" aria-labelledby={headingId} data-testid="policy-request">
+      <div className="ac-policy-head">
+        <span className="kit-pill kit-pill-warn" data-testid="policy-status">
+          {t('admin.access.policy.awaiting')}
+        </span>
+        <h3 id={headingId}>{t('admin.access.policy.title')}</h3>
+      </div>
+      <p className="kit-hint">
+        {t('admin.access.policy.requested', {
+          name: request.requestedBy.displayName,
+          username: request.requestedBy.username,
+          time: dateTime.format(new Date(request.requestedAt)),
+        })}
+      </p>
+      <table className="ac-policy-table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="ac-sr-only">{t('admin.access.policy.rule')}</span>
+            </th>
+            <th scope="col">{t('admin.access.policy.now')}</th>
+            <th scope="col">{t('admin.access.policy.proposed')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key} data-weaker={row.weaker || undefined}>
+              <th scope="row">{row.label}</th>
+              <td>{row.now}</td>
+              <td>
+                {row.next === row.now ? (
+                  row.next
+                ) : (
+                  <strong className={row.weaker ? 'ac-danger-text' : undefined}>{row.next}</strong>
+                )}
+                {row.weaker ? <span className="ac-sr-only">{t('admin.access.policy.weaker')}</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {own ? (
+        <div className="kit-actions ac-policy-actions">
+          <p className="kit-hint">{t('admin.access.policy.ownHint')}</p>
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            onClick={() => setDecision('cancel')}
+            data-testid="policy-cancel"
+          >
+            {t('admin.access.policy.cancel')}
+          </button>
+        </div>
+      ) : mayDecide ? (
+        <div className="kit-actions ac-policy-actions">
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            onClick={() => setDecision('reject')}
+            data-testid="policy-reject"
+          >
+            {t('admin.access.policy.reject')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={() => setDecision('approve')}
+            data-testid="policy-approve"
+          >
+            {t('admin.access.policy.approve')}
+          </button>
+        </div>
+      ) : (
+        <p className="kit-hint">{t('admin.access.policy.othersHint')}</p>
+      )}
+      {decision ? (
+        <ConfirmDialog
+          title={texts[decision].title}
+          message={texts[decision].message}
+          confirmLabel={texts[decision].label}
+          danger={decision === 'approve'}
+          pending={mutations[decision].pending}
+          error={failure(mutations[decision].error)}
+          onConfirm={async () => {
+            if (await mutations[decision].run({ id: request.id })) {
+              const done = texts[decision].done;
+              setDecision(null);
+              onDecided(done);
+            }
+          }}
+          onCancel={() => setDecision(null)}
+        />
       ) : null}
     </section>
   );

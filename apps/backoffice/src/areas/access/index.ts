@@ -1,40 +1,8 @@
-import { ACCESS_PATHS } from '@broker/contracts/admin/access-paths';
-import type { TAreaPages, TAreaRoutes } from '../types';
+import type { TAreaPages } from '../types';
 import { BrokersPage } from './BrokersPage';
 import { MenusPage } from './MenusPage';
 import { RolesPage } from './RolesPage';
 import { StaffPage } from './StaffPage';
-
-const read = (path: string) => ({ path, mutates: false });
-const change = (path: string) => ({ path, mutates: true });
-
-/** The access area's calls (route name to path and whether it changes state). */
-export const ACCESS_ROUTES = {
-  adminrolelist: read(ACCESS_PATHS.adminrolelist),
-  adminrolesave: change(ACCESS_PATHS.adminrolesave),
-  adminroledelete: change(ACCESS_PATHS.adminroledelete),
-  adminstafflist: read(ACCESS_PATHS.adminstafflist),
-  adminstaffcreate: change(ACCESS_PATHS.adminstaffcreate),
-  adminstaffupdate: change(ACCESS_PATHS.adminstaffupdate),
-  adminstaffstatus: change(ACCESS_PATHS.adminstaffstatus),
-  adminstaffunlock: change(ACCESS_PATHS.adminstaffunlock),
-  adminstaffpassword: change(ACCESS_PATHS.adminstaffpassword),
-  adminstafftotpreset: change(ACCESS_PATHS.adminstafftotpreset),
-  adminstaffsettings: change(ACCESS_PATHS.adminstaffsettings),
-  adminmenuget: read(ACCESS_PATHS.adminmenuget),
-  adminmenusave: change(ACCESS_PATHS.adminmenusave),
-  adminbrokerlist: read(ACCESS_PATHS.adminbrokerlist),
-  adminbrokercreate: change(ACCESS_PATHS.adminbrokercreate),
-  adminbrokerupdate: change(ACCESS_PATHS.adminbrokerupdate),
-  adminbrokerstatus: change(ACCESS_PATHS.adminbrokerstatus),
-  adminmysecurity: read(ACCESS_PATHS.adminmysecurity),
-  adminmytotpbegin: change(ACCESS_PATHS.adminmytotpbegin),
-  adminmytotpenable: change(ACCESS_PATHS.adminmytotpenable),
-  adminmytotpdisable: change(ACCESS_PATHS.adminmytotpdisable),
-  adminmypassword: change(ACCESS_PATHS.adminmypassword),
-  adminenrolstart: read(ACCESS_PATHS.adminenrolstart),
-  adminenrolconfirm: change(ACCESS_PATHS.adminenrolconfirm),
-} as const satisfies TAreaRoutes;
 
 /** The access area's pages, by menu key; each page handles the paths under its menu path. */
 export const ACCESS_PAGES: TAreaPages = {

@@ -15,6 +15,7 @@ const BUTTON_LABELS: Record<string, string> = {
   'risk.edit': 'admin.access.perm.risk.edit',
   'roles.edit': 'admin.access.perm.roles.edit',
   'staff.edit': 'admin.access.perm.staff.edit',
+  'staff.security': 'admin.access.perm.staff.security',
   'menus.edit': 'admin.access.perm.menus.edit',
   'operations.export': 'admin.access.perm.operations.export',
   'packages.edit': 'admin.access.perm.packages.edit',

@@ -2,6 +2,7 @@ import { STAFF_PASSWORD_MAX_LENGTH } from '@broker/domain/staff-credentials';
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
+import { failureText } from '../../lib/failure-text';
 import { passwordStrength } from './password-strength';
 import './access.css';
 
@@ -252,16 +253,12 @@ export function CodeField({
   );
 }
 
-/** The message of a failed call: the server's translated text, or a generic one. */
+/** The message of a failed call (lib/failure-text.ts), or null without one. */
 export function useFailureText() {
   const { t } = useI18n();
   return useCallback(
-    (error: { kind: string; message: string } | null | undefined): string | null => {
-      if (!error) return null;
-      if (error.kind === 'answer') return error.message;
-      if (error.kind === 'network') return t('admin.errors.network');
-      return t('admin.errors.unexpected');
-    },
+    (error: { kind: string; message: string } | null | undefined): string | null =>
+      error ? failureText(error, t) : null,
     [t],
   );
 }

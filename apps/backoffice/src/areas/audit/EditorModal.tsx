@@ -1,8 +1,9 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
+import type { TAdminRouteName } from '../../api';
 import { useI18n } from '../../i18n';
 import { FormModal } from '../../kit/FormModal';
 import { useMutation } from '../../kit/useApi';
-import type { ApiError, TAdminRouteName } from '../../lib/api';
+import type { ApiError } from '../../lib/api';
 
 /**
  * The save flow of an audit editor: the form is checked here first (problems are translation keys),

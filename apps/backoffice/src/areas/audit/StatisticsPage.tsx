@@ -408,14 +408,14 @@ export function StatisticsPage() {
         />
       </section>
 
-      <aside className="audit-definitions">
+      <div className="audit-definitions" role="note">
         <p>{t('admin.audit.stats.definitions')}</p>
         {data?.unconverted.length ? (
           <p className="kit-pill kit-pill-warn">
             {t('admin.audit.stats.unconverted', { list: data.unconverted.join(', ') })}
           </p>
         ) : null}
-      </aside>
+      </div>
     </div>
   );
 }

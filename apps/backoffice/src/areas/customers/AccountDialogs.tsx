@@ -3,7 +3,6 @@ import { useI18n } from '../../i18n';
 import { Field } from '../../kit/Field';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { newIdempotencyKey, useMutation } from '../../kit/useApi';
-import type { TAccount } from './AccountsTab';
 import {
   compareAmounts,
   isAmount,
@@ -12,6 +11,7 @@ import {
   type TRestrictionKey,
   useFormat,
 } from './format';
+import type { TAccount } from './tabs';
 
 interface TDialogProps {
   userId: string;

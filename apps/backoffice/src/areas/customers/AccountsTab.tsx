@@ -3,10 +3,9 @@ import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { Can } from '../../kit/Can';
 import { AdjustDialog, DemoResetDialog, MoveGroupDialog, RestrictDialog } from './AccountDialogs';
-import type { TTabProps } from './CustomerDetailPage';
 import { ACCOUNT_TYPE_LABELS, RESTRICTION_KEYS, RESTRICTION_LABELS, toneOf, useFormat } from './format';
+import type { TAccount, TTabProps } from './tabs';
 
-export type TAccount = TTabProps['detail']['accounts'][number];
 type TAction = 'restrict' | 'adjust' | 'reset' | 'group';
 
 /** The customer's trading accounts with live figures, restrictions, group and the account actions. */

@@ -1,4 +1,3 @@
-import type { TRouteOutput } from '@broker/contracts/routes';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Icon } from '../../components/Icon';
@@ -14,8 +13,7 @@ import { HistoryTab } from './HistoryTab';
 import { NotesTab, ProfileTab, SessionsTab } from './ProfileTabs';
 import { CUSTOMERS_BASE } from './paths';
 import { OrdersTab, PositionsTab } from './TradesTabs';
-
-export type TCustomerDetail = TRouteOutput<'admincustomerdetail'>;
+import type { TTabProps } from './tabs';
 
 const TABS = {
   profile: 'admin.customers.tab.profile',
@@ -36,13 +34,6 @@ const TAB_KEYS = Object.keys(TABS) as TTab[];
 const LIVE_REFRESH_MS = 2_000;
 const REFRESH_MS = 10_000;
 const LIVE_TABS: readonly string[] = ['accounts', 'positions', 'orders'];
-
-/** What a tab needs from the page: the data, a way to load it again, and a way to say what happened. */
-export interface TTabProps {
-  detail: TCustomerDetail;
-  reload: () => void;
-  notify: (message: string) => void;
-}
 
 /** One customer: header with status and actions, pending adjustments, and the seven tabs. */
 export function CustomerDetailPage() {

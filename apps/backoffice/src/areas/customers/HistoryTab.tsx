@@ -4,9 +4,9 @@ import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
-import type { TTabProps } from './CustomerDetailPage';
 import { tradeColumns } from './columns';
 import { CLOSE_REASON_LABELS, LEDGER_KIND_LABELS, ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
+import type { TTabProps } from './tabs';
 
 const PAGE_SIZE = 20;
 const KINDS = {

@@ -6,8 +6,8 @@ import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
 import { Modal } from '../../kit/Modal';
 import { useMutation } from '../../kit/useApi';
-import type { TTabProps } from './CustomerDetailPage';
 import { KYC_LABELS, KYC_TONES, SESSION_STATE_LABELS, STATUS_LABELS, useFormat } from './format';
+import type { TTabProps } from './tabs';
 
 type TSession = TTabProps['detail']['sessions'][number];
 

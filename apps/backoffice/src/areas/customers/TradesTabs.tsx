@@ -4,9 +4,9 @@ import { Can } from '../../kit/Can';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { ConfirmDialog } from '../../kit/Modal';
 import { newIdempotencyKey, useMutation } from '../../kit/useApi';
-import type { TTabProps } from './CustomerDetailPage';
 import { tradeColumns } from './columns';
 import { ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
+import type { TTabProps } from './tabs';
 
 type TPosition = TTabProps['detail']['positions'][number];
 type TOrder = TTabProps['detail']['orders'][number];

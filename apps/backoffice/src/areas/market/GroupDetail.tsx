@@ -7,13 +7,14 @@ import {
 } from '@broker/domain/market/market-config';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { callApi } from '../../api';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { Can } from '../../kit/Can';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { ConfirmDialog } from '../../kit/Modal';
 import { useQuery } from '../../kit/useApi';
-import { ApiError, callApi } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { CATEGORY_LABEL, FIELD_LABEL, formatDecimal } from './format';
 import { GroupForm, percent } from './GroupsTab';
 import { StatusPills } from './InstrumentsTab';

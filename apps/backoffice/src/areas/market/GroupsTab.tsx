@@ -1,13 +1,14 @@
 import type { TAccountGroup } from '@broker/contracts/admin/market-routes';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { callApi } from '../../api';
 import { useI18n } from '../../i18n';
 import { Can } from '../../kit/Can';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Field } from '../../kit/Field';
 import { Modal } from '../../kit/Modal';
 import { useQuery } from '../../kit/useApi';
-import { ApiError, callApi } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 
 /** Margin levels are kept in basis points; staff read them as percentages. */
 export const percent = (bp: number, intl: string) =>

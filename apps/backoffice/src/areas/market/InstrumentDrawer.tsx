@@ -8,10 +8,11 @@ import {
 } from '@broker/domain/market/market-config';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { callApi } from '../../api';
 import { useI18n } from '../../i18n';
 import { Field } from '../../kit/Field';
 import { ConfirmDialog } from '../../kit/Modal';
-import { ApiError, callApi } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { useSession } from '../../session';
 import { ChangeList } from './ChangeList';
 import { Drawer, EditorFooter, type TEditNotice } from './Drawer';

@@ -1,9 +1,9 @@
 import type { TMarketInstrument, TMarketQuote } from '@broker/contracts/admin/market-routes';
 import { useEffect, useMemo, useState } from 'react';
+import { callApi } from '../../api';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
-import { callApi } from '../../lib/api';
 import { CATEGORY_LABEL, formatDecimal } from './format';
 import { InstrumentDrawer } from './InstrumentDrawer';
 

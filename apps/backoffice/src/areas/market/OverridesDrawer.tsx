@@ -7,9 +7,10 @@ import {
   type TGroupOverrides,
 } from '@broker/domain/market/market-config';
 import { type ReactNode, useState } from 'react';
+import { callApi } from '../../api';
 import { useI18n } from '../../i18n';
 import { ConfirmDialog } from '../../kit/Modal';
-import { ApiError, callApi } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { useSession } from '../../session';
 import { ChangeList } from './ChangeList';
 import { Drawer, EditorFooter, type TEditNotice } from './Drawer';

@@ -1,9 +1,9 @@
 import type { TRouteInput } from '@broker/contracts/routes';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { TAdminRouteName } from '../../api';
 import type { TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
-import type { TAdminRouteName } from '../../lib/api';
 import { usePolling } from './format';
 
 /** A route's answer refreshed every `ms`, with what a live table needs: the error and whether nothing has come yet. */

@@ -1,0 +1,396 @@
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { useI18n } from '../../i18n';
+import { Field } from '../../kit/Field';
+import { ConfirmDialog } from '../../kit/Modal';
+import { useMutation, useQuery } from '../../kit/useApi';
+import { useSession } from '../../session';
+import { methodLabel, type TFundingSettings, useFundingFormat } from './format';
+import {
+  COIN_RULES,
+  readSettingsForm,
+  settingsChanges,
+  type TDirection,
+  type TSettingsChange,
+  type TSettingsForm,
+  type TSettingsProblem,
+  type TSettingsProblems,
+  type TSideForm,
+  toSettingsForm,
+} from './settings-form';
+import { LoadError, Notice, Skeleton, useNotice } from './ui';
+
+const PROBLEM_TEXT: Record<TSettingsProblem, string> = {
+  amount: 'admin.funding.settings.problem.amount',
+  minAboveMax: 'admin.funding.settings.problem.minAboveMax',
+  fee: 'admin.funding.settings.problem.fee',
+  hours: 'admin.funding.settings.problem.hours',
+  coins: 'admin.funding.settings.problem.coins',
+};
+
+const SIDE_FIELD_LABELS: Record<keyof TSideForm, string> = {
+  enabled: 'admin.funding.settings.enabled',
+  min: 'admin.funding.settings.min',
+  max: 'admin.funding.settings.max',
+  feePercent: 'admin.funding.settings.feePercent',
+  feeFixed: 'admin.funding.settings.feeFixed',
+};
+
+const DIRECTION_LABELS: Record<TDirection, string> = {
+  deposit: 'admin.funding.settings.deposit',
+  withdraw: 'admin.funding.settings.withdraw',
+};
+
+const COIN_LABELS: Record<(typeof COIN_RULES)[number], string> = {
+  first_deposit: 'admin.funding.settings.coin.first_deposit',
+  kyc_approved: 'admin.funding.settings.coin.kyc_approved',
+  contest_entry: 'admin.funding.settings.coin.contest_entry',
+};
+
+/**
+ * The broker's funding settings: each method's deposit and withdrawal switch, limits and fees, the
+ * four-eyes threshold, the funding-password lock and the coin rules; saved after a review of the changes.
+ */
+export function SettingsTab() {
+  const { t } = useI18n();
+  const { can } = useSession();
+  const canEdit = can('funding.settings');
+  const saved = useQuery('adminfundingsettings', {});
+  const [current, setCurrent] = useState<TFundingSettings | null>(null);
+  const [form, setForm] = useState<TSettingsForm | null>(null);
+  const [problems, setProblems] = useState<TSettingsProblems>({});
+  const [review, setReview] = useState<{ settings: TFundingSettings; changes: TSettingsChange[] } | null>(
+    null,
+  );
+  const [footNote, setFootNote] = useState<'unchanged' | 'invalid' | null>(null);
+  const [notice, setNotice] = useNotice();
+  const save = useMutation('adminfundingsettingssave');
+
+  useEffect(() => {
+    if (saved.status === 'ready') {
+      setCurrent(saved.data);
+      setForm(toSettingsForm(saved.data));
+      setProblems({});
+    }
+  }, [saved.status, saved.data]);
+
+  if (saved.status === 'error' && !current)
+    return (
+      <div className="fu-tab">
+        <LoadError message={saved.error.message} onRetry={saved.reload} />
+      </div>
+    );
+  if (!form || !current)
+    return (
+      <div className="fu-tab">
+        <div className="card">
+          <Skeleton lines={6} />
+        </div>
+      </div>
+    );
+
+  const edit = (change: (f: TSettingsForm) => TSettingsForm) => {
+    setForm((f) => (f ? change(f) : f));
+    setFootNote(null);
+  };
+  const editSide = (method: string, direction: TDirection, change: Partial<TSideForm>) =>
+    edit((f) => ({
+      ...f,
+      methods: f.methods.map((m) =>
+        m.method === method ? { ...m, [direction]: { ...m[direction], ...change } } : m,
+      ),
+    }));
+  const problemOf = (path: string) => (problems[path] ? t(PROBLEM_TEXT[problems[path]]) : null);
+
+  const onReview = () => {
+    const result = readSettingsForm(form);
+    setProblems(result.problems);
+    if (!result.settings) {
+      setFootNote('invalid');
+      return;
+    }
+    const changes = settingsChanges(current, result.settings);
+    if (changes.length === 0) {
+      setFootNote('unchanged');
+      return;
+    }
+    save.reset();
+    setReview({ settings: result.settings, changes });
+  };
+
+  return (
+    <div className="fu-tab fu-settings" data-testid="funding-settings">
+      <Notice message={notice} />
+      {!canEdit ? <p className="fu-readonly">{t('admin.funding.settings.readOnly')}</p> : null}
+      <section className="bo-section" aria-labelledby="fu-methods-title">
+        <div className="bo-section-head">
+          <h2 id="fu-methods-title">{t('admin.funding.settings.methods')}</h2>
+          <p>{t('admin.funding.settings.methodsText')}</p>
+        </div>
+        <div className="fu-method-list">
+          {form.methods.map((m) => (
+            <article
+              key={m.method}
+              className="card fu-method"
+              data-testid="settings-method"
+              data-method={m.method}
+            >
+              <h3>{methodLabel(t, m.method)}</h3>
+              <div className="fu-method-sides">
+                {(['deposit', 'withdraw'] as const).map((direction) => (
+                  <SidePanel
+                    key={direction}
+                    title={t(DIRECTION_LABELS[direction])}
+                    side={m[direction]}
+                    disabled={!canEdit}
+                    pathPrefix={`${m.method}.${direction}`}
+                    currency={m.method.startsWith('usdt_') ? 'USDT' : 'USD'}
+                    problemOf={problemOf}
+                    onChange={(change) => editSide(m.method, direction, change)}
+                  />
+                ))}
+              </div>
+            </article>
+          ))}
+        </div>
+      </section>
+      <section className="bo-section" aria-labelledby="fu-rules-title">
+        <div className="bo-section-head">
+          <h2 id="fu-rules-title">{t('admin.funding.settings.rules')}</h2>
+        </div>
+        <div className="card fu-rules">
+          <div className="kit-form-grid">
+            <Field
+              label={t('admin.funding.settings.fourEyes')}
+              error={problemOf('fourEyesUsd')}
+              hint={t('admin.funding.settings.fourEyesHint')}
+            >
+              {(props) => (
+                <Suffixed suffix="USD">
+                  <input
+                    {...props}
+                    className="input num"
+                    inputMode="decimal"
+                    value={form.fourEyesUsd}
+                    disabled={!canEdit}
+                    onChange={(e) => edit((f) => ({ ...f, fourEyesUsd: e.target.value }))}
+                    data-testid="settings-foureyes"
+                  />
+                </Suffixed>
+              )}
+            </Field>
+            <Field
+              label={t('admin.funding.settings.lockHours')}
+              error={problemOf('fundPasswordLockHours')}
+              hint={t('admin.funding.settings.lockHoursHint')}
+            >
+              {(props) => (
+                <Suffixed suffix={t('admin.funding.settings.hours')}>
+                  <input
+                    {...props}
+                    className="input num"
+                    inputMode="numeric"
+                    value={form.fundPasswordLockHours}
+                    disabled={!canEdit}
+                    onChange={(e) => edit((f) => ({ ...f, fundPasswordLockHours: e.target.value }))}
+                    data-testid="settings-lockhours"
+                  />
+                </Suffixed>
+              )}
+            </Field>
+          </div>
+        </div>
+      </section>
+      <section className="bo-section" aria-labelledby="fu-coins-title">
+        <div className="bo-section-head">
+          <h2 id="fu-coins-title">{t('admin.funding.settings.coins')}</h2>
+          <p>{t('admin.funding.settings.coinsText')}</p>
+        </div>
+        <div className="card fu-rules">
+          <div className="kit-form-grid">
+            {COIN_RULES.map((rule) => (
+              <Field key={rule} label={t(COIN_LABELS[rule])} error={problemOf(`coins.${rule}`)}>
+                {(props) => (
+                  <Suffixed suffix={t('admin.funding.settings.coinUnit')}>
+                    <input
+                      {...props}
+                      className="input num"
+                      inputMode="numeric"
+                      value={form.coins[rule]}
+                      disabled={!canEdit}
+                      onChange={(e) => edit((f) => ({ ...f, coins: { ...f.coins, [rule]: e.target.value } }))}
+                      data-testid={`settings-coin-${rule}`}
+                    />
+                  </Suffixed>
+                )}
+              </Field>
+            ))}
+          </div>
+        </div>
+      </section>
+      {canEdit ? (
+        <div className="fu-savebar">
+          {footNote ? (
+            <span className={`fu-foot-note${footNote === 'invalid' ? ' fu-foot-warn' : ''}`} role="status">
+              {t(
+                footNote === 'invalid'
+                  ? 'admin.funding.settings.invalid'
+                  : 'admin.funding.settings.unchanged',
+              )}
+            </span>
+          ) : null}
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              setForm(toSettingsForm(current));
+              setProblems({});
+              setFootNote(null);
+            }}
+          >
+            {t('admin.funding.settings.discard')}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={onReview} data-testid="settings-review">
+            {t('admin.funding.settings.review')}
+          </button>
+        </div>
+      ) : null}
+      {review ? (
+        <ConfirmDialog
+          title={t('admin.funding.settings.confirmTitle')}
+          message={t('admin.funding.settings.confirmText', { count: review.changes.length })}
+          confirmLabel={t('admin.funding.settings.save')}
+          pending={save.pending}
+          error={save.error?.message ?? null}
+          onCancel={() => setReview(null)}
+          onConfirm={async () => {
+            const answer = await save.run(review.settings);
+            if (!answer) return;
+            setReview(null);
+            setCurrent(answer);
+            setForm(toSettingsForm(answer));
+            setNotice(t('admin.funding.settings.saved'));
+          }}
+        >
+          <ChangeList changes={review.changes} />
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function Suffixed({ suffix, children }: { suffix: string; children: ReactNode }) {
+  return (
+    <span className="fu-input-wrap">
+      {children}
+      <span className="fu-suffix" aria-hidden="true">
+        {suffix}
+      </span>
+    </span>
+  );
+}
+
+function SidePanel({
+  title,
+  side,
+  disabled,
+  pathPrefix,
+  currency,
+  problemOf,
+  onChange,
+}: {
+  title: string;
+  side: TSideForm;
+  disabled: boolean;
+  pathPrefix: string;
+  /** The method's currency (USD for cards, e-wallets and banks, USDT on the chains). */
+  currency: string;
+  problemOf: (path: string) => string | null;
+  onChange: (change: Partial<TSideForm>) => void;
+}) {
+  const { t } = useI18n();
+  const headingId = useId();
+  const input = (
+    field: 'min' | 'max' | 'feePercent' | 'feeFixed',
+    mode: 'decimal' | 'numeric',
+    suffix?: string,
+  ) => (
+    <Field label={t(SIDE_FIELD_LABELS[field])} error={problemOf(`${pathPrefix}.${field}`)}>
+      {(props) => {
+        const control = (
+          <input
+            {...props}
+            className="input num"
+            inputMode={mode}
+            value={side[field]}
+            disabled={disabled}
+            onChange={(e) => onChange({ [field]: e.target.value })}
+            data-testid={`settings-${pathPrefix}.${field}`}
+          />
+        );
+        return suffix ? <Suffixed suffix={suffix}>{control}</Suffixed> : control;
+      }}
+    </Field>
+  );
+  return (
+    <fieldset className={`fu-side${side.enabled ? '' : ' fu-side-off'}`} aria-labelledby={headingId}>
+      <div className="fu-side-head">
+        <h4 id={headingId}>{title}</h4>
+        <label className="kit-check">
+          <input
+            type="checkbox"
+            checked={side.enabled}
+            disabled={disabled}
+            onChange={(e) => onChange({ enabled: e.target.checked })}
+            data-testid={`settings-${pathPrefix}.enabled`}
+          />
+          <span>{t('admin.funding.settings.enabled')}</span>
+        </label>
+      </div>
+      <div className="fu-side-grid">
+        {input('min', 'decimal', currency)}
+        {input('max', 'decimal', currency)}
+        {input('feePercent', 'decimal', '%')}
+        {input('feeFixed', 'decimal', currency)}
+      </div>
+    </fieldset>
+  );
+}
+
+function ChangeList({ changes }: { changes: readonly TSettingsChange[] }) {
+  const { t } = useI18n();
+  const format = useFundingFormat();
+  const show = (change: TSettingsChange, value: string) => {
+    if (change.kind === 'method') {
+      if (change.field === 'enabled')
+        return value === 'true' ? t('admin.funding.settings.on') : t('admin.funding.settings.off');
+      if (change.field === 'feePercent') return `${value} %`;
+      return format.amount(value);
+    }
+    if (change.kind === 'fourEyesUsd') return format.money(value, 'USD');
+    if (change.kind === 'coins') return value;
+    return t('admin.funding.settings.hoursValue', { count: Number(value) });
+  };
+  const label = (change: TSettingsChange) => {
+    if (change.kind === 'method')
+      return `${methodLabel(t, change.method)} · ${t(DIRECTION_LABELS[change.direction])} · ${t(SIDE_FIELD_LABELS[change.field])}`;
+    if (change.kind === 'fourEyesUsd') return t('admin.funding.settings.fourEyes');
+    if (change.kind === 'coins') return t(COIN_LABELS[change.rule]);
+    return t('admin.funding.settings.lockHours');
+  };
+  return (
+    <dl className="fu-changes" data-testid="settings-changes">
+      {changes.map((change) => (
+        <div key={label(change)} className="fu-change">
+          <dt>{label(change)}</dt>
+          <dd>
+            <span className="fu-before">{show(change, change.before)}</span>
+            <span className="fu-arrow" role="img" aria-label={t('admin.funding.settings.to')}>
+              →
+            </span>
+            <span className="fu-after">{show(change, change.after)}</span>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,407 @@
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../i18n';
+import { REVIEW_REASON_MAX, reviewReasonProblem, type TFundingFormat } from './format';
+import { Glyph } from './glyphs';
+
+/**
+ * A panel from the right edge (the whole width on a phone) for one deposit or withdrawal. Escape and
+ * the close button call `onClose`; focus moves in when it opens and back when it closes.
+ */
+export function Drawer({
+  title,
+  subtitle,
+  children,
+  footer,
+  onClose,
+  testId,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  onClose: () => void;
+  testId?: string;
+}) {
+  const { t } = useI18n();
+  const titleId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    box.current?.querySelector<HTMLElement>('.fu-drawer-close')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      // A dialog opened over the drawer handles its own keys.
+      if (document.querySelector('.kit-backdrop')) return;
+      if (event.key === 'Escape') close.current();
+      if (event.key !== 'Tab' || !box.current) return;
+      // Tab stays in the drawer (it is modal): from the last control to the first and back.
+      const focusable = [
+        ...box.current.querySelectorAll<HTMLElement>(
+          'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex="0"]',
+        ),
+      ];
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (!first || !last) return;
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    document.body.classList.add('bo-noscroll');
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.classList.remove('bo-noscroll');
+      previous?.focus?.();
+    };
+  }, []);
+  return (
+    <div className="fu-drawer-backdrop">
+      <button type="button" className="fu-drawer-scrim" aria-label={t('admin.kit.close')} onClick={onClose} />
+      <div
+        ref={box}
+        className="fu-drawer"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid={testId}
+      >
+        <header className="fu-drawer-head">
+          <div className="fu-drawer-title">
+            <h2 id={titleId}>{title}</h2>
+            {subtitle ? <div className="fu-drawer-sub">{subtitle}</div> : null}
+          </div>
+          <button
+            type="button"
+            className="bo-iconbtn fu-drawer-close"
+            onClick={onClose}
+            aria-label={t('admin.kit.close')}
+          >
+            <Icon name="close" size={16} />
+          </button>
+        </header>
+        <div className="fu-drawer-body">{children}</div>
+        {footer ? <footer className="fu-drawer-foot">{footer}</footer> : null}
+      </div>
+    </div>
+  );
+}
+
+/** A titled block inside a drawer. */
+export function DrawerSection({
+  title,
+  children,
+  testId,
+}: {
+  title: string;
+  children: ReactNode;
+  testId?: string;
+}) {
+  const id = useId();
+  return (
+    <section className="fu-section" aria-labelledby={id} data-testid={testId}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+/** Label and value pairs; a third element `true` gives the pair the whole width (a long address). */
+export function Facts({
+  items,
+}: {
+  items: readonly (readonly [string, ReactNode] | readonly [string, ReactNode, boolean] | null | false)[];
+}) {
+  return (
+    <dl className="fu-facts">
+      {items.map((item) =>
+        item ? (
+          <div key={item[0]} className={item[2] ? 'fu-fact fu-fact-wide' : 'fu-fact'}>
+            <dt>{item[0]}</dt>
+            <dd>{item[1]}</dd>
+          </div>
+        ) : null,
+      )}
+    </dl>
+  );
+}
+
+/**
+ * A row of state filters with how many items each holds: a radio group (arrow keys are not needed:
+ * every option is a button in the tab order). Scrolls sideways inside itself on a phone.
+ */
+export function StateSegments<V extends string>({
+  value,
+  options,
+  counts,
+  onChange,
+  label,
+  testId,
+}: {
+  value: V;
+  options: readonly { value: V; label: string }[];
+  counts: Partial<Record<string, number>> | null;
+  onChange: (value: V) => void;
+  label: string;
+  testId: string;
+}) {
+  const { formatNumber } = useI18n();
+  return (
+    <div className="fu-segments" role="radiogroup" aria-label={label} data-testid={testId}>
+      {options.map((option) => {
+        const count = counts?.[option.value];
+        return (
+          <button
+            key={option.value}
+            type="button"
+            role="radio"
+            aria-checked={option.value === value}
+            className="fu-segment"
+            onClick={() => onChange(option.value)}
+            data-value={option.value}
+          >
+            <span>{option.label}</span>
+            {count === undefined ? null : (
+              <span className="fu-count" data-testid={`${testId}-count-${option.value}`}>
+                {formatNumber(count)}
+              </span>
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The filters of a list kept in the address (so Back and a shared link keep them). */
+export function useFilterParams() {
+  const [params, setParams] = useSearchParams();
+  const update = (changes: Record<string, string | null>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes))
+          if (value === null || value === '') next.delete(key);
+          else next.set(key, value);
+        if (!('page' in changes) && !('open' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  return { params, update };
+}
+
+export const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
+  allowed.find((v) => v === value);
+
+/** A short notice that says what just happened; it goes after 6 seconds. */
+export function useNotice(): [string | null, (message: string | null) => void] {
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), 6000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  return [notice, setNotice];
+}
+
+export function Notice({ message, testId = 'funding-notice' }: { message: string | null; testId?: string }) {
+  return (
+    <div className="fu-notice-slot" role="status" aria-live="polite">
+      {message ? (
+        <div className="fu-notice" data-testid={testId}>
+          <Icon name="check" size={16} />
+          <span>{message}</span>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The rejection reason of a review: at most 20 characters after trimming, with a live counter. */
+export function ReasonField({
+  value,
+  onChange,
+  showProblem,
+  label,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  showProblem: boolean;
+  label: string;
+  testId: string;
+}) {
+  const { t, formatNumber } = useI18n();
+  const id = useId();
+  const problem = reviewReasonProblem(value);
+  const length = value.trim().length;
+  const visibleProblem = problem === 'tooLong' || (showProblem && problem) ? problem : null;
+  return (
+    <div className="field kit-field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={visibleProblem ? true : undefined}
+        aria-describedby={`${id}-note`}
+        autoComplete="off"
+        data-testid={testId}
+      />
+      <span className="fu-reason-note" id={`${id}-note`}>
+        <span className={visibleProblem ? 'field-error' : 'kit-hint'} data-testid={`${testId}-problem`}>
+          {visibleProblem === 'required'
+            ? t('admin.funding.reason.required')
+            : visibleProblem === 'tooLong'
+              ? t('admin.funding.reason.tooLong', { max: REVIEW_REASON_MAX })
+              : t('admin.funding.reason.hint')}
+        </span>
+        <span
+          className={`fu-counter${length > REVIEW_REASON_MAX ? ' kit-down' : ''}`}
+          data-testid={`${testId}-counter`}
+        >
+          {t('admin.funding.reason.counter', {
+            count: formatNumber(length),
+            max: formatNumber(REVIEW_REASON_MAX),
+          })}
+        </span>
+      </span>
+    </div>
+  );
+}
+
+/** Who the money belongs to: name, contact, country, KYC, registration, with a link to the customer. */
+export function CustomerBrief({
+  customer,
+  format,
+  onOnlyThis,
+}: {
+  customer: {
+    userId: string;
+    name: string;
+    email: string | null;
+    country: string | null;
+    kyc: 'none' | 'pending' | 'approved' | 'rejected';
+    createdAt: string;
+  };
+  format: TFundingFormat;
+  onOnlyThis?: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="fu-customer" data-testid="customer-brief">
+      <div className="fu-customer-head">
+        <span className="fu-avatar" aria-hidden="true">
+          {(customer.name || customer.email || '?').slice(0, 1).toUpperCase()}
+        </span>
+        <div className="fu-customer-name">
+          <strong>{customer.name || customer.email}</strong>
+          <span>{customer.email ?? '—'}</span>
+        </div>
+        <span className={`kit-pill ${KYC_TONES[customer.kyc]}`}>
+          {t('admin.funding.kycState', { state: t(KYC_LABELS[customer.kyc]) })}
+        </span>
+      </div>
+      <Facts
+        items={[
+          [t('admin.funding.field.customerNumber'), <code key="id">{customer.userId}</code>],
+          [t('admin.funding.field.country'), format.country(customer.country) ?? '—'],
+          [t('admin.funding.field.registered'), format.date(customer.createdAt)],
+        ]}
+      />
+      <div className="kit-actions">
+        <Link className="btn btn-secondary btn-sm" to={`/users/${encodeURIComponent(customer.userId)}`}>
+          <Icon name="user" size={14} />
+          {t('admin.funding.customer.open')}
+        </Link>
+        {onOnlyThis ? (
+          <button type="button" className="btn btn-secondary btn-sm" onClick={onOnlyThis}>
+            <Icon name="compass" size={14} />
+            {t('admin.funding.customer.onlyThis')}
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The customers pages' words for the KYC states (the same words everywhere in the back office). */
+export const KYC_LABELS = {
+  none: 'admin.customers.kyc.none',
+  pending: 'admin.customers.kyc.pending',
+  approved: 'admin.customers.kyc.approved',
+  rejected: 'admin.customers.kyc.rejected',
+} as const;
+
+export const KYC_TONES = {
+  none: '',
+  pending: 'kit-pill-warn',
+  approved: 'kit-pill-up',
+  rejected: 'kit-pill-down',
+} as const;
+
+/** A long identifier (an address, a hash, an IBAN) that wraps and can be copied. */
+export function CopyText({ value, testId }: { value: string; testId?: string }) {
+  const { t } = useI18n();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 1500);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <span className="fu-copy">
+      <code data-testid={testId}>{value}</code>
+      <button
+        type="button"
+        className="bo-iconbtn fu-copy-btn"
+        aria-label={copied ? t('admin.funding.copied') : t('admin.funding.copy')}
+        title={copied ? t('admin.funding.copied') : t('admin.funding.copy')}
+        onClick={() => {
+          void navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => undefined,
+          );
+        }}
+      >
+        {copied ? <Icon name="check" size={14} /> : <Glyph name="copy" size={14} />}
+      </button>
+    </span>
+  );
+}
+
+/** A loading placeholder of a drawer or a card. */
+export function Skeleton({ lines = 4 }: { lines?: number }) {
+  return (
+    <div className="fu-skeleton" aria-busy="true">
+      {Array.from({ length: lines }, (_, n) => (
+        <span key={n} className="kit-skeleton" />
+      ))}
+    </div>
+  );
+}
+
+/** A failed load with its reason and a retry. */
+export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="fu-load-error" role="alert">
+      <Icon name="alert" size={16} />
+      <span>{message}</span>
+      <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+        {t('admin.kit.retry')}
+      </button>
+    </div>
+  );
+}

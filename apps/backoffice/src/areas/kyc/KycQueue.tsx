@@ -1,0 +1,228 @@
+import { useMemo } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Icon } from '../../components/Icon';
+import { useI18n } from '../../i18n';
+import { DataTable, type TColumn } from '../../kit/DataTable';
+import { useQuery } from '../../kit/useApi';
+import {
+  DOCUMENT_LABELS,
+  KYC_FILTERS,
+  KYC_LEVELS,
+  KYC_STATE_LABELS,
+  KYC_STATE_TONES,
+  LEVEL_LABELS,
+  type TKycSubmission,
+  useKycFormat,
+} from './format';
+
+const PAGE_SIZE = 20;
+type TFilter = (typeof KYC_FILTERS)[number];
+const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
+  allowed.find((v) => v === value);
+export const kycPath = (id: string) => `/kyc/${encodeURIComponent(id)}`;
+
+/** Submissions by state and level, oldest waiting first, with counts per state; a row opens the review. */
+export function KycQueue() {
+  const { t, formatNumber } = useI18n();
+  const format = useKycFormat();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const status: TFilter = pick(params.get('status'), KYC_FILTERS) ?? 'pending';
+  const level = pick(params.get('level'), KYC_LEVELS);
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const update = (changes: Record<string, string | null>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes))
+          if (value === null || value === '') next.delete(key);
+          else next.set(key, value);
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  const list = useQuery('adminkycqueue', {
+    ...(status === 'all' ? {} : { status }),
+    ...(level ? { level } : {}),
+    page,
+    size: PAGE_SIZE,
+  });
+  const counts = list.data?.counts ?? null;
+  const total = counts ? (counts.pending ?? 0) + (counts.approved ?? 0) + (counts.rejected ?? 0) : null;
+
+  const columns = useMemo<TColumn<TKycSubmission>[]>(
+    () => [
+      {
+        key: 'submitted',
+        header: t('admin.kyc.field.submitted'),
+        render: (row) => (
+          <span className="ky-when">
+            <Link
+              to={kycPath(row.id)}
+              className="ky-rowlink"
+              onClick={(e) => e.stopPropagation()}
+              data-testid="kyc-open"
+            >
+              {format.shortDateTime(row.submittedAt)}
+            </Link>
+            {row.status === 'pending' ? (
+              <span className="ky-muted">
+                {t('admin.kyc.waitingFor', { time: format.waited(row.submittedAt) })}
+              </span>
+            ) : null}
+          </span>
+        ),
+      },
+      {
+        key: 'customer',
+        header: t('admin.kyc.field.customer'),
+        render: (row) => (
+          <span className="ky-who">
+            <strong>{row.customer.name || row.customer.email}</strong>
+            <span>{row.customer.email}</span>
+          </span>
+        ),
+      },
+      {
+        key: 'country',
+        header: t('admin.kyc.field.country'),
+        render: (row) => format.country(row.details?.country ?? row.customer.country) ?? '—',
+      },
+      {
+        key: 'level',
+        header: t('admin.kyc.field.level'),
+        render: (row) => (
+          <span className={`kit-pill ${row.level === 'senior' ? 'ky-pill-brand' : ''}`}>
+            {t(LEVEL_LABELS[row.level])}
+          </span>
+        ),
+      },
+      {
+        key: 'document',
+        header: t('admin.kyc.field.document'),
+        render: (row) =>
+          row.details
+            ? t(DOCUMENT_LABELS[row.details.documentType] ?? row.details.documentType)
+            : t('admin.kyc.addressProof'),
+      },
+      {
+        key: 'files',
+        header: t('admin.kyc.field.files'),
+        align: 'end',
+        render: (row) => formatNumber(row.files.length),
+      },
+      {
+        key: 'status',
+        header: t('admin.kyc.field.state'),
+        render: (row) => (
+          <span className="ky-state-cell">
+            <span
+              className={`kit-pill ${KYC_STATE_TONES[row.status]}`}
+              data-testid="kyc-status"
+              data-status={row.status}
+            >
+              {t(KYC_STATE_LABELS[row.status])}
+            </span>
+            {row.rejectReason ? <span className="ky-muted">{row.rejectReason}</span> : null}
+          </span>
+        ),
+      },
+      {
+        key: 'reviewer',
+        header: t('admin.kyc.field.reviewedBy'),
+        render: (row) =>
+          row.reviewedBy ? (
+            <span className="ky-who">
+              <span>{row.reviewedBy}</span>
+              {row.reviewedAt ? <span>{format.shortDateTime(row.reviewedAt)}</span> : null}
+            </span>
+          ) : (
+            <span className="ky-muted">—</span>
+          ),
+      },
+    ],
+    [t, format, formatNumber],
+  );
+
+  return (
+    <div className="ky-tab">
+      <DataTable
+        testId="kyc-table"
+        rowTestId="kyc-row"
+        rows={list.data?.items ?? []}
+        columns={columns}
+        rowKey={(row) => row.id}
+        loading={list.status === 'loading'}
+        error={list.status === 'error' ? list.error.message : null}
+        onRetry={list.reload}
+        onRowClick={(row) => navigate(kycPath(row.id))}
+        empty={
+          status === 'pending' && !level ? t('admin.kyc.queue.noneWaiting') : t('admin.kyc.queue.noMatch')
+        }
+        server={{
+          total: list.data?.total ?? 0,
+          page,
+          pageSize: PAGE_SIZE,
+          onPage: (next) => update({ page: String(next) }),
+        }}
+        toolbar={
+          <div className="ky-filters">
+            <div
+              className="ky-segments"
+              role="radiogroup"
+              aria-label={t('admin.kyc.field.state')}
+              data-testid="kyc-states"
+            >
+              {KYC_FILTERS.map((value) => {
+                const count = value === 'all' ? total : (counts?.[value] ?? (counts ? 0 : null));
+                return (
+                  <button
+                    key={value}
+                    type="button"
+                    role="radio"
+                    aria-checked={status === value}
+                    className="ky-segment"
+                    onClick={() => update({ status: value === 'pending' ? null : value })}
+                    data-value={value}
+                  >
+                    <span>{value === 'all' ? t('admin.kyc.filter.all') : t(KYC_STATE_LABELS[value])}</span>
+                    {count === null ? null : (
+                      <span className="ky-count" data-testid={`kyc-count-${value}`}>
+                        {formatNumber(count)}
+                      </span>
+                    )}
+                  </button>
+                );
+              })}
+            </div>
+            <select
+              className="input ky-select"
+              value={level ?? ''}
+              onChange={(e) => update({ level: e.target.value })}
+              aria-label={t('admin.kyc.field.level')}
+              data-testid="kyc-level"
+            >
+              <option value="">{t('admin.kyc.filter.anyLevel')}</option>
+              {KYC_LEVELS.map((value) => (
+                <option key={value} value={value}>
+                  {t(LEVEL_LABELS[value])}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm ky-refresh"
+              onClick={list.reload}
+              disabled={list.status === 'loading'}
+              aria-label={t('admin.kyc.refresh')}
+              title={t('admin.kyc.refresh')}
+            >
+              <Icon name="refresh" size={14} className={list.status === 'loading' ? 'bo-spin' : undefined} />
+            </button>
+          </div>
+        }
+      />
+    </div>
+  );
+}
