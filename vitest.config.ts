@@ -6,7 +6,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.test.ts', 'apps/*/test/unit/**/*.test.ts'],
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'apps/*/test/unit/**/*.test.ts',
+            'scripts/test/**/*.test.ts',
+          ],
         },
       },
       {

@@ -39,8 +39,8 @@ async function signedInPage(
 }
 
 /** The spec 4 `account` cookie ("accountId:accountType"), as the portal reads it. */
-async function accountCookie(context: BrowserContext) {
-  const value = (await context.cookies()).find((c) => c.name === 'account')?.value;
+async function accountCookie(context: BrowserContext, name = 'account') {
+  const value = (await context.cookies()).find((c) => c.name === name)?.value;
   return value === undefined ? null : decodeURIComponent(value);
 }
 
@@ -135,6 +135,8 @@ describe('accounts and history in the browser', () => {
 
     await page.locator(`[data-testid=account-card][data-account="${secondId}"]`).click();
     await eventually(() => accountCookie(context)).toBe(`${secondId}:1`);
+    // Spec 4: the current account's trade type is saved in the tradeType cookie.
+    await eventually(() => accountCookie(context, 'tradeType')).toBe('1');
     expect(
       await page
         .locator(`[data-testid=account-card][data-account="${secondId}"]`)
@@ -151,6 +153,7 @@ describe('accounts and history in the browser', () => {
     ).toBe('true');
     await page.locator(`[data-testid=account-card][data-account="${first?.account_id}"]`).click();
     await eventually(() => accountCookie(context)).toBe(`${first?.account_id}:1`);
+    await eventually(() => accountCookie(context, 'tradeType')).toBe(String(first?.trade_type));
     await context.close();
   });
 

@@ -38,7 +38,8 @@ describe('risk page in the browser', () => {
     await page.locator('[data-testid=risk-scope] [data-value=demo]').click();
     const row = page.locator('[data-testid=risk-symbol-row][data-key=BTCUSDT]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
-    const cells = await row.locator('td').allTextContents();
+    // Each cell holds its value and, for the phone's card layout, its column's label: read the values.
+    const cells = await row.locator('td .kit-cell-value').allTextContents();
     expect(cells[0]).toMatch(/^BTCUSDT\d/); // the symbol over its quote
     expect(cells).toContain('0.05 / 0.00'); // buy / sell lots
     expect(cells).toContain('+0.05'); // net lots
@@ -48,7 +49,9 @@ describe('risk page in the browser', () => {
     const sell = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'sell', volume: '0.02' });
     expect(sell.body.success, sell.body.message).toBe(true);
     await expect
-      .poll(async () => (await row.locator('td').allTextContents()).includes('+0.03'), { timeout: 10_000 })
+      .poll(async () => (await row.locator('td .kit-cell-value').allTextContents()).includes('+0.03'), {
+        timeout: 10_000,
+      })
       .toBe(true);
 
     // Routing: a group rule is added only after the confirmation.

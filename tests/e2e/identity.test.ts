@@ -4,7 +4,7 @@ import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from '../../apps/server/src/modules/identity/captcha';
-import { DEMO, launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { DEMO, launchBrowser, mailboxCode, newContext, startServer, type TRunningServer } from './support';
 
 const en = JSON.parse(
   readFileSync(join(import.meta.dirname, '../../packages/i18n/locales/en.json'), 'utf8'),
@@ -23,22 +23,8 @@ afterAll(async () => {
 let serial = 0;
 const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36)}${serial++}@example.com`;
 
-/**
- * The newest 4-digit code sent to an address or number, from the developer mailbox (mail caught
- * over SMTP, text messages of the SMS sandbox); waits for a message newer than `seen`.
- */
-async function codeFor(to: string, seen = 0): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const box = (await (
-      await fetch(`${server.baseUrl}/dev/mailbox.json?to=${encodeURIComponent(to)}`)
-    ).json()) as { mails: { text: string }[]; texts: { body: string }[] };
-    const messages = [...box.mails.map((m) => m.text), ...box.texts.map((t) => t.body)];
-    const code = messages.length > seen ? messages[0]?.match(/\b(\d{4})\b/)?.[1] : undefined;
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no code for ${to}`);
-}
+/** The newest 4-digit code sent to an address or number (the developer mailbox). */
+const codeFor = (to: string, seen = 0) => mailboxCode(server.baseUrl, to, seen);
 
 async function post(path: string, body: unknown) {
   const response = await fetch(server.baseUrl + path, {
@@ -132,7 +118,11 @@ describe('identity screens in the browser', () => {
     await expect.poll(() => page.getByTestId('code-message').textContent()).toBe(en['errors.-1007']);
 
     await page.locator('input[name=code]').fill(code);
-    await Promise.all([page.waitForURL(`${server.baseUrl}/en`), page.getByTestId('register-submit').click()]);
+    // A new trader goes straight on to open a demo account (issue 21, item 12).
+    await Promise.all([
+      page.waitForURL(`${server.baseUrl}/en/personalCenter/account/create?type=1`),
+      page.getByTestId('register-submit').click(),
+    ]);
     await expect.poll(() => headerName(page)).toContain(name);
 
     // Sign out (command 5 reloads the page), then the address counts as taken.
@@ -230,7 +220,10 @@ describe('identity screens in the browser', () => {
     await page.locator('input[name=password]').fill(password);
     await page.locator('input[name=confirmPassword]').fill(password);
     await page.getByTestId('consent').check();
-    await Promise.all([page.waitForURL(`${server.baseUrl}/en`), page.getByTestId('register-submit').click()]);
+    await Promise.all([
+      page.waitForURL(`${server.baseUrl}/en/personalCenter/account/create?type=1`),
+      page.getByTestId('register-submit').click(),
+    ]);
     await expect.poll(() => headerName(page)).toContain(`+44*****${e164.slice(8)}`);
     await context.close();
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { intlLocale, LOCALES } from '@broker/i18n/locales';
+import { createTranslator } from '@broker/i18n/translator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, gotoReady, launchBrowser, newContext, startServer, type TRunningServer } from './support';
@@ -86,16 +87,77 @@ describe('portal in the browser', () => {
     await Promise.all([page.waitForURL('**/de/h5/privacy'), page.locator('[data-lang="de"]').click()]);
     await page.waitForSelector('html[data-hydrated]');
     expect(await page.getAttribute('html', 'lang')).toBe('de');
+    // The German text, with the notice right under its title naming the governing English version.
+    const english = await page.evaluate(() => new Intl.DisplayNames(['de'], { type: 'language' }).of('en'));
     await expect
-      .poll(() => page.getByTestId('legal-untranslated').textContent())
-      .toBe(catalog('de')['legal.englishOnly']);
+      .poll(() => page.locator('.legal-body h1 + .legal-notice').textContent())
+      .toBe(catalog('de')['legal.translationNotice']!.replace('{language}', english!));
+    expect(await page.locator('.legal-body h1').textContent()).toBe('Datenschutzerklärung');
+    expect(await page.getByTestId('legal-untranslated').count()).toBe(0);
     expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('de');
     await page.getByTestId('language-switch').click();
     await Promise.all([page.waitForURL('**/zh-CN/h5/privacy'), page.locator('[data-lang="zh-CN"]').click()]);
     await page.waitForSelector('html[data-hydrated]');
     await expect.poll(() => page.locator('.legal-body h1').textContent()).toMatch(/隐私/);
+    expect(await page.getByTestId('legal-translation-notice').textContent()).toMatch(/^本译文仅供参考/);
     expect(await page.getByTestId('legal-untranslated').count()).toBe(0);
+    await page.getByTestId('language-switch').click();
+    await Promise.all([page.waitForURL('**/en/h5/privacy'), page.locator('[data-lang="en"]').click()]);
+    await page.waitForSelector('html[data-hydrated]');
+    await expect.poll(() => page.locator('.legal-body h1').textContent()).toBe('Privacy Policy');
+    expect(await page.getByTestId('legal-translation-notice').count()).toBe(0);
     await context.close();
+  });
+
+  it('serves the three legal texts server-rendered in each of the 16 languages, marked as translations', async () => {
+    const displayTag: Record<string, string> = { 'zh-CN': 'zh-Hans', zh: 'zh-Hant' };
+    const escapeHtml = (text: string) =>
+      text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    const englishTitles = new Map<string, string | undefined>();
+    const englishFirst = [...LOCALES].sort((a, b) => Number(b.code === 'en') - Number(a.code === 'en'));
+    for (const locale of englishFirst) {
+      const t = createTranslator(locale.code, catalog(locale.code));
+      const name = (code: string) =>
+        new Intl.DisplayNames([intlLocale(locale.code)], { type: 'language' }).of(displayTag[code] ?? code)!;
+      for (const doc of ['privacy', 'privacy-google', 'termsofuse']) {
+        const where = `${locale.code}/h5/${doc}`;
+        const response = await fetch(`${server.baseUrl}/${where}`);
+        expect(response.status, where).toBe(200);
+        const html = await response.text();
+        const page = {
+          lang: html.match(/<html lang="([^"]*)"/)?.[1],
+          untranslatedNote: html.includes('data-testid="legal-untranslated"'),
+          title: html.match(/<div class="legal-body"[^>]*><h1>([^<]*)<\/h1>/)?.[1],
+          // The notice, right under the title.
+          notice: html.match(
+            /<\/h1>\n<blockquote class="legal-notice" data-testid="legal-translation-notice"><p>([^<]*)<\/p><\/blockquote>/,
+          )?.[1],
+        };
+        if (locale.code === 'en') {
+          expect(page, where).toEqual({
+            lang: 'en',
+            untranslatedNote: false,
+            title: page.title,
+            notice: undefined,
+          });
+          expect(page.title, where).toBeTruthy();
+          englishTitles.set(doc, page.title);
+          continue;
+        }
+        const notice =
+          locale.code === 'zh'
+            ? t('legal.translationNoticeFrom', { source: name('zh-CN'), language: name('en') })
+            : t('legal.translationNotice', { language: name('en') });
+        expect(page, where).toEqual({
+          lang: intlLocale(locale.code),
+          untranslatedNote: false,
+          title: page.title,
+          notice: escapeHtml(notice),
+        });
+        expect(page.title, where).toBeTruthy();
+        expect(page.title, where).not.toBe(englishTitles.get(doc));
+      }
+    }
   });
 
   it('guards the personal centre, signs in, shows the menu and logs out as the spec says', async () => {
@@ -189,18 +251,17 @@ describe('portal in the browser', () => {
       blocked++;
       return route.abort();
     });
-    await page.goto(`${server.baseUrl}/en`);
+    await page.goto(`${server.baseUrl}/en/login`);
     await page.waitForLoadState('networkidle');
     let loads = 0;
     page.on('load', () => {
       loads++;
     });
-    await page.evaluate(() => {
-      // Client-side navigation, as a click on an in-app link does.
-      window.history.pushState({}, '', '/en/qrcodePage');
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    });
+    // An in-app link: the router loads the page's chunk before the address changes, and the
+    // reload must land on the page the click was going to, not the sign-in page it left.
+    await page.getByTestId('to-qr').click();
     await expect.poll(() => loads, { timeout: 10_000 }).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/en/qrcodePage');
     expect(blocked).toBeGreaterThanOrEqual(1);
     const stamp = await page.evaluate(() => window.sessionStorage.getItem('chunk-reload-at'));
     expect(Number(stamp)).toBeGreaterThan(0);
@@ -216,8 +277,10 @@ describe('portal in the browser', () => {
     await context.close();
   });
 
-  it('prefetches linked pages when idle, but not on 2g or with data saver', async () => {
-    const chunkRequests = async (connection: Record<string, unknown> | null) => {
+  /** Home's likely next pages for an anonymous visitor: registration, sign-in, the markets. */
+  const NEXT_FROM_HOME = /\/assets\/(RegisterPage|LoginPage|MarketsPage)-/;
+  it('prefetches the likely next pages when idle, but not on 2g or with data saver', async () => {
+    const chunkRequests = async (connection: Record<string, unknown> | null, pattern = NEXT_FROM_HOME) => {
       const context = await newContext(browser);
       if (connection) {
         await context.addInitScript((value) => {
@@ -227,7 +290,7 @@ describe('portal in the browser', () => {
       const page = await context.newPage();
       const chunks: string[] = [];
       page.on('request', (request) => {
-        if (/\/assets\/(QrCodePage|LoginPage|LegalPage)-/.test(request.url())) chunks.push(request.url());
+        if (pattern.test(request.url())) chunks.push(request.url());
       });
       await page.goto(`${server.baseUrl}/en`);
       await page.waitForLoadState('networkidle');
@@ -236,6 +299,10 @@ describe('portal in the browser', () => {
       return chunks.length;
     };
     expect(await chunkRequests(null)).toBeGreaterThanOrEqual(3);
+    // Issue 21, item 14: an anonymous visitor's home page no longer warms every linked page.
+    expect(
+      await chunkRequests(null, /\/assets\/(TradePage|ChartParts|QrCodePage|LegalPage|ConverterPage)-/),
+    ).toBe(0);
     expect(await chunkRequests({ effectiveType: '2g', saveData: false })).toBe(0);
     expect(await chunkRequests({ effectiveType: '4g', saveData: true })).toBe(0);
   });

@@ -102,8 +102,11 @@ async function waitSaved(page: Page) {
 /** Polls for a value that arrives with the page's scripts and calls (longer than the 1 s default). */
 const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-const totpCode = (secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+/** The authenticator code `steps` 30-second steps from now (the server accepts one either side; single use). */
+const totpCode = (secret: string, steps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 
 describe('settings in the browser', () => {
   it('switches the whole page to the white theme at once, and the choice survives a reload', async () => {
@@ -235,7 +238,8 @@ describe('settings in the browser', () => {
     await enable.locator('input[name=otp]').fill('12345');
     await enable.getByTestId('two-factor-enable-submit').click();
     await eventually(() => enable.locator('.field-error').textContent()).toBe('The code has 6 digits.');
-    await enable.locator('input[name=otp]').fill(totpCode(secret));
+    // The confirming code is used up: confirm with the previous step's, sign in with this step's.
+    await enable.locator('input[name=otp]').fill(totpCode(secret, -1));
     await enable.getByTestId('two-factor-enable-submit').click();
     await eventually(() => card.getByTestId('two-factor-state').textContent()).toBe('On');
     await card.getByTestId('two-factor-disable').waitFor();
