@@ -2,6 +2,7 @@ import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
 import { ACCESS_ROUTES } from './areas/access/routes';
 import { AUDIT_ROUTES } from './areas/audit/routes';
+import { COPY_ROUTES } from './areas/copy/routes';
 import { CUSTOMERS_ROUTES } from './areas/customers/routes';
 import { FUNDING_ROUTES } from './areas/funding/routes';
 import { KYC_ROUTES } from './areas/kyc/routes';
@@ -23,6 +24,7 @@ export const ADMIN_ROUTES = {
   adminoverview: { path: ROUTE_PATHS.adminoverview, mutates: false },
   ...ACCESS_ROUTES,
   ...AUDIT_ROUTES,
+  ...COPY_ROUTES,
   ...CUSTOMERS_ROUTES,
   ...FUNDING_ROUTES,
   ...KYC_ROUTES,

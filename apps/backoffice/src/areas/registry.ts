@@ -1,5 +1,6 @@
 import { ACCESS_PAGES } from './access';
 import { AUDIT_PAGES } from './audit';
+import { COPY_PAGES } from './copy';
 import { CUSTOMERS_PAGES } from './customers';
 import { FUNDING_PAGES } from './funding';
 import { KYC_PAGES } from './kyc';
@@ -11,6 +12,7 @@ import type { TAreaPages } from './types';
 export const MODULE_PAGES: TAreaPages = {
   ...ACCESS_PAGES,
   ...AUDIT_PAGES,
+  ...COPY_PAGES,
   ...CUSTOMERS_PAGES,
   ...FUNDING_PAGES,
   ...KYC_PAGES,

@@ -21,6 +21,9 @@ const BUTTON_LABELS: Record<string, string> = {
   'packages.edit': 'admin.access.perm.packages.edit',
   'versions.edit': 'admin.access.perm.versions.edit',
   'brokers.edit': 'admin.access.perm.brokers.edit',
+  'copy.review': 'admin.access.perm.copy.review',
+  'copy.suspend': 'admin.access.perm.copy.suspend',
+  'copy.settings': 'admin.access.perm.copy.settings',
 };
 
 export interface TPermissionGroup {

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { CopiedVolume } from './CopiedVolume';
 import { sortNumber, tone, useRiskFormat } from './format';
 import { ScopeSelect, type TScope } from './ScopeSelect';
 import { customerColumn, TableSection, usePolledQuery } from './ui';
@@ -257,6 +258,8 @@ export function ExposureTab() {
           />
         </TableSection>
       </div>
+
+      <CopiedVolume />
     </div>
   );
 }

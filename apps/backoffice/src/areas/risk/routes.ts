@@ -14,4 +14,5 @@ export const RISK_ROUTES = {
   adminrisklevels: read(ROUTE_PATHS.adminrisklevels),
   adminrisklevelsave: change(ROUTE_PATHS.adminrisklevelsave),
   adminrisklevelpreview: read(ROUTE_PATHS.adminrisklevelpreview),
+  admincopyexposure: read(ROUTE_PATHS.admincopyexposure),
 } as const satisfies TAreaRoutes;

@@ -1,0 +1,288 @@
+import { type ReactNode, useEffect, useState } from 'react';
+import { useI18n } from '../../i18n';
+import { Field } from '../../kit/Field';
+import { ConfirmDialog } from '../../kit/Modal';
+import { useMutation, useQuery } from '../../kit/useApi';
+import { useSession } from '../../session';
+import {
+  copySettingsChanges,
+  FEE_PERCENT_MAX,
+  readCopySettingsForm,
+  type TCopySettings,
+  type TCopySettingsChange,
+  type TCopySettingsForm,
+  type TCopySettingsProblem,
+  type TCopySettingsProblems,
+  TRADING_DAYS_MAX,
+  toCopySettingsForm,
+  useCopyFormat,
+} from './format';
+import { LoadError, Notice, Skeleton, useNotice } from './ui';
+
+const PROBLEM_TEXT: Record<TCopySettingsProblem, string> = {
+  days: 'admin.copy.settings.problem.days',
+  amount: 'admin.copy.settings.problem.amount',
+  percent: 'admin.copy.settings.problem.percent',
+};
+
+const FIELD_LABELS: Record<keyof TCopySettings, string> = {
+  autoApprove: 'admin.copy.settings.autoApprove',
+  minTradingDays: 'admin.copy.settings.minTradingDays',
+  minEquity: 'admin.copy.settings.minEquity',
+  maxFeePercent: 'admin.copy.settings.maxFeePercent',
+};
+
+/**
+ * The broker's copy-trading rules: whether applications that meet the minimum trading days and equity
+ * are approved at once, and the highest fee a leader may ask. Checked with the contract's rules, then
+ * saved after a review of the changes; read only without copy.settings.
+ */
+export function SettingsTab() {
+  const { t, formatNumber } = useI18n();
+  const { can } = useSession();
+  const canEdit = can('copy.settings');
+  const saved = useQuery('admincopysettings', {});
+  const [current, setCurrent] = useState<TCopySettings | null>(null);
+  const [form, setForm] = useState<TCopySettingsForm | null>(null);
+  const [problems, setProblems] = useState<TCopySettingsProblems>({});
+  const [review, setReview] = useState<{ settings: TCopySettings; changes: TCopySettingsChange[] } | null>(
+    null,
+  );
+  const [footNote, setFootNote] = useState<'unchanged' | 'invalid' | null>(null);
+  const [notice, setNotice] = useNotice();
+  const save = useMutation('admincopysettingssave');
+
+  useEffect(() => {
+    if (saved.status === 'ready') {
+      setCurrent(saved.data);
+      setForm(toCopySettingsForm(saved.data));
+      setProblems({});
+    }
+  }, [saved.status, saved.data]);
+
+  if (saved.status === 'error' && !current)
+    return (
+      <div className="cp-tab">
+        <LoadError message={saved.error.message} onRetry={saved.reload} />
+      </div>
+    );
+  if (!form || !current)
+    return (
+      <div className="cp-tab">
+        <div className="card cp-settings-card">
+          <Skeleton lines={5} />
+        </div>
+      </div>
+    );
+
+  const edit = (change: Partial<TCopySettingsForm>) => {
+    setForm((f) => (f ? { ...f, ...change } : f));
+    setFootNote(null);
+  };
+  const problemOf = (field: keyof TCopySettingsProblems) => {
+    const problem = problems[field];
+    return problem
+      ? t(PROBLEM_TEXT[problem], {
+          max: formatNumber(problem === 'days' ? TRADING_DAYS_MAX : FEE_PERCENT_MAX),
+        })
+      : null;
+  };
+  const onReview = () => {
+    const result = readCopySettingsForm(form);
+    setProblems(result.problems);
+    if (!result.settings) {
+      setFootNote('invalid');
+      return;
+    }
+    const changes = copySettingsChanges(current, result.settings);
+    if (changes.length === 0) {
+      setFootNote('unchanged');
+      return;
+    }
+    save.reset();
+    setReview({ settings: result.settings, changes });
+  };
+
+  return (
+    <div className="cp-tab cp-settings" data-testid="copy-settings">
+      <Notice message={notice} />
+      {!canEdit ? <p className="cp-readonly">{t('admin.copy.settings.readOnly')}</p> : null}
+      <section className="bo-section" aria-labelledby="cp-approval-title">
+        <div className="bo-section-head">
+          <h2 id="cp-approval-title">{t('admin.copy.settings.approval')}</h2>
+          <p>{t('admin.copy.settings.approvalText')}</p>
+        </div>
+        <div className="card cp-settings-card">
+          <label className="cp-switch">
+            <input
+              type="checkbox"
+              checked={form.autoApprove}
+              disabled={!canEdit}
+              onChange={(e) => edit({ autoApprove: e.target.checked })}
+              data-testid="copy-settings-auto"
+            />
+            <span className="cp-switch-text">
+              <strong>{t('admin.copy.settings.autoApprove')}</strong>
+              <span className="cp-muted">{t('admin.copy.settings.autoApproveHint')}</span>
+            </span>
+          </label>
+          <div className="kit-form-grid">
+            <Field
+              label={t('admin.copy.settings.minTradingDays')}
+              error={problemOf('minTradingDays')}
+              hint={t('admin.copy.settings.minTradingDaysHint')}
+            >
+              {(props) => (
+                <Suffixed suffix={t('admin.copy.settings.days')}>
+                  <input
+                    {...props}
+                    className="input num"
+                    inputMode="numeric"
+                    value={form.minTradingDays}
+                    disabled={!canEdit}
+                    onChange={(e) => edit({ minTradingDays: e.target.value })}
+                    data-testid="copy-settings-days"
+                  />
+                </Suffixed>
+              )}
+            </Field>
+            <Field
+              label={t('admin.copy.settings.minEquity')}
+              error={problemOf('minEquity')}
+              hint={t('admin.copy.settings.minEquityHint')}
+            >
+              {(props) => (
+                <input
+                  {...props}
+                  className="input num"
+                  inputMode="decimal"
+                  value={form.minEquity}
+                  disabled={!canEdit}
+                  onChange={(e) => edit({ minEquity: e.target.value })}
+                  data-testid="copy-settings-equity"
+                />
+              )}
+            </Field>
+          </div>
+        </div>
+      </section>
+      <section className="bo-section" aria-labelledby="cp-fees-title">
+        <div className="bo-section-head">
+          <h2 id="cp-fees-title">{t('admin.copy.settings.fees')}</h2>
+          <p>{t('admin.copy.settings.feesText')}</p>
+        </div>
+        <div className="card cp-settings-card">
+          <div className="kit-form-grid">
+            <Field
+              label={t('admin.copy.settings.maxFeePercent')}
+              error={problemOf('maxFeePercent')}
+              hint={t('admin.copy.settings.maxFeeHint', { max: formatNumber(FEE_PERCENT_MAX) })}
+            >
+              {(props) => (
+                <Suffixed suffix="%">
+                  <input
+                    {...props}
+                    className="input num"
+                    inputMode="decimal"
+                    value={form.maxFeePercent}
+                    disabled={!canEdit}
+                    onChange={(e) => edit({ maxFeePercent: e.target.value })}
+                    data-testid="copy-settings-fee"
+                  />
+                </Suffixed>
+              )}
+            </Field>
+          </div>
+        </div>
+      </section>
+      {canEdit ? (
+        <div className="cp-savebar">
+          {footNote ? (
+            <span className={`cp-foot-note${footNote === 'invalid' ? ' cp-foot-warn' : ''}`} role="status">
+              {t(footNote === 'invalid' ? 'admin.copy.settings.invalid' : 'admin.copy.settings.unchanged')}
+            </span>
+          ) : null}
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              setForm(toCopySettingsForm(current));
+              setProblems({});
+              setFootNote(null);
+            }}
+          >
+            {t('admin.copy.settings.discard')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={onReview}
+            data-testid="copy-settings-review"
+          >
+            {t('admin.copy.settings.review')}
+          </button>
+        </div>
+      ) : null}
+      {review ? (
+        <ConfirmDialog
+          title={t('admin.copy.settings.confirmTitle')}
+          message={t('admin.copy.settings.confirmText', { count: review.changes.length })}
+          confirmLabel={t('admin.copy.settings.save')}
+          pending={save.pending}
+          error={save.error?.message ?? null}
+          onCancel={() => setReview(null)}
+          onConfirm={async () => {
+            const answer = await save.run(review.settings);
+            if (!answer) return;
+            setReview(null);
+            setCurrent(answer);
+            setForm(toCopySettingsForm(answer));
+            setNotice(t('admin.copy.settings.saved'));
+          }}
+        >
+          <ChangeList changes={review.changes} />
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function Suffixed({ suffix, children }: { suffix: string; children: ReactNode }) {
+  return (
+    <span className="cp-input-wrap">
+      {children}
+      <span className="cp-suffix" aria-hidden="true">
+        {suffix}
+      </span>
+    </span>
+  );
+}
+
+function ChangeList({ changes }: { changes: readonly TCopySettingsChange[] }) {
+  const { t } = useI18n();
+  const format = useCopyFormat();
+  const show = (change: TCopySettingsChange, value: string) => {
+    if (change.field === 'autoApprove')
+      return value === 'true' ? t('admin.copy.settings.on') : t('admin.copy.settings.off');
+    if (change.field === 'minTradingDays')
+      return t('admin.copy.settings.daysValue', { count: Number(value) });
+    if (change.field === 'maxFeePercent') return format.percent(value);
+    return format.amount(value);
+  };
+  return (
+    <dl className="cp-changes" data-testid="copy-settings-changes">
+      {changes.map((change) => (
+        <div key={change.field} className="cp-change">
+          <dt>{t(FIELD_LABELS[change.field])}</dt>
+          <dd>
+            <span className="cp-before">{show(change, change.before)}</span>
+            <span className="cp-arrow" role="img" aria-label={t('admin.copy.to')}>
+              →
+            </span>
+            <span className="cp-after">{show(change, change.after)}</span>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
