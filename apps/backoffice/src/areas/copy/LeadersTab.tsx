@@ -51,8 +51,8 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
   const fromList = open ? rows.find((row) => row.leader_id === open) : undefined;
   const selected = fromList ?? (shown?.leader_id === open ? shown : null);
 
-  const columns = useMemo<TColumn<TAdminLeader>[]>(() => {
-    const all: TColumn<TAdminLeader>[] = [
+  const columns = useMemo<TColumn<TAdminLeader>[]>(
+    () => [
       {
         key: 'nick',
         header: t('admin.copy.field.nick'),
@@ -71,6 +71,15 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
               {row.nick}
             </button>
             <span>{row.email ?? '—'}</span>
+            {status === 'all' ? (
+              <span
+                className={`kit-pill ${LEADER_STATE_TONES[row.status]}`}
+                data-testid="leader-status"
+                data-status={row.status}
+              >
+                {t(LEADER_STATE_LABELS[row.status])}
+              </span>
+            ) : null}
           </span>
         ),
       },
@@ -104,7 +113,7 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
         key: 'equity',
         header: t('admin.copy.field.equity'),
         align: 'end',
-        render: (row) => <span className="num">{format.money(row.equity, row.currency)}</span>,
+        render: (row) => <span className="num">{format.amount(row.equity)}</span>,
       },
       {
         key: 'fee',
@@ -129,13 +138,13 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
         key: 'assets',
         header: t('admin.copy.field.copiedAssets'),
         align: 'end',
-        render: (row) => <span className="num">{format.money(row.copiedAssets, row.currency)}</span>,
+        render: (row) => <span className="num">{format.amount(row.copiedAssets)}</span>,
       },
       {
         key: 'earned',
         header: t('admin.copy.field.earned'),
         align: 'end',
-        render: (row) => <span className="num">{format.money(row.earned, row.currency)}</span>,
+        render: (row) => <span className="num">{format.amount(row.earned)}</span>,
       },
       {
         key: 'risk',
@@ -169,25 +178,15 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
       {
         key: 'applied',
         header: t('admin.copy.field.applied'),
-        render: (row) => <span className="num cp-nowrap">{format.shortDateTime(row.appliedAt)}</span>,
-      },
-    ];
-    if (status === 'all')
-      all.push({
-        key: 'state',
-        header: t('admin.copy.field.state'),
         render: (row) => (
-          <span
-            className={`kit-pill ${LEADER_STATE_TONES[row.status]}`}
-            data-testid="leader-status"
-            data-status={row.status}
-          >
-            {t(LEADER_STATE_LABELS[row.status])}
+          <span className="num cp-nowrap" title={format.dateTime(row.appliedAt)}>
+            {format.shortDate(row.appliedAt)}
           </span>
         ),
-      });
-    return all;
-  }, [t, format, update, status]);
+      },
+    ],
+    [t, format, update, status],
+  );
 
   return (
     <div className="cp-tab">

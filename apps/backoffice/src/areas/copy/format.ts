@@ -309,6 +309,7 @@ export function useCopyFormat() {
     const dateTime = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'short' });
     const shortDateTime = new Intl.DateTimeFormat(intl, { dateStyle: 'short', timeStyle: 'short' });
     const date = new Intl.DateTimeFormat(intl, { dateStyle: 'medium' });
+    const shortDate = new Intl.DateTimeFormat(intl, { dateStyle: 'short' });
     return {
       /** Every digit the server sent, and at least 2 decimals: "1500" reads 1,500.00. */
       amount: (value: string) => number(value, 2, false),
@@ -325,6 +326,7 @@ export function useCopyFormat() {
       dateTime: (value: string) => dateTime.format(new Date(value)),
       shortDateTime: (value: string) => shortDateTime.format(new Date(value)),
       date: (value: string) => date.format(new Date(value)),
+      shortDate: (value: string) => shortDate.format(new Date(value)),
     };
   }, [intl]);
 }
