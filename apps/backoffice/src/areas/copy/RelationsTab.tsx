@@ -16,7 +16,15 @@ import {
   tone,
   useCopyFormat,
 } from './format';
-import { idParam, LeaderSelect, pick, RefreshButton, useFilterParams, useLeaderChoices } from './ui';
+import {
+  idParam,
+  LeaderSelect,
+  leaderPath,
+  pick,
+  RefreshButton,
+  useFilterParams,
+  useLeaderChoices,
+} from './ui';
 
 const PAGE_SIZE = 20;
 const FILTERS = ['all', ...COPY_STATES] as const;
@@ -63,7 +71,7 @@ export function RelationsTab() {
         header: t('admin.copy.field.leader'),
         render: (row) => (
           <span className="cp-who">
-            <Link to={`/copy?status=all&open=${row.leader_id}`}>{row.leaderNick}</Link>
+            <Link to={leaderPath(row.leader_id, row.leaderNick)}>{row.leaderNick}</Link>
             <span className="num">#{row.leader_id}</span>
           </span>
         ),

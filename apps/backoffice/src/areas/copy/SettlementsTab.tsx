@@ -4,7 +4,15 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
 import { SETTLEMENT_KIND_LABELS, type TSettlement, tone, useCopyFormat } from './format';
-import { idParam, LeaderSelect, RefreshButton, Skeleton, useFilterParams, useLeaderChoices } from './ui';
+import {
+  idParam,
+  LeaderSelect,
+  leaderPath,
+  RefreshButton,
+  Skeleton,
+  useFilterParams,
+  useLeaderChoices,
+} from './ui';
 
 const PAGE_SIZE = 20;
 
@@ -39,7 +47,7 @@ export function SettlementsTab() {
         header: t('admin.copy.field.leader'),
         render: (row) => (
           <span className="cp-who">
-            <Link to={`/copy?status=all&open=${row.leader_id}`}>
+            <Link to={leaderPath(row.leader_id, choices.byId.get(row.leader_id)?.nick)}>
               {choices.byId.get(row.leader_id)?.nick ?? `#${row.leader_id}`}
             </Link>
             <span className="num">#{row.leader_id}</span>

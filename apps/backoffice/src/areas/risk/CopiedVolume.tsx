@@ -64,7 +64,10 @@ export function CopiedVolume() {
       header: t('admin.risk.copy.col.leader'),
       render: (r) =>
         can('copy.view') ? (
-          <Link to={`/copy?status=all&open=${r.leader_id}`} className="risk-who">
+          <Link
+            to={`/copy?${new URLSearchParams({ status: 'all', q: r.nick, open: String(r.leader_id) })}`}
+            className="risk-who"
+          >
             <strong>{r.nick}</strong>
             <span>#{r.leader_id}</span>
           </Link>
