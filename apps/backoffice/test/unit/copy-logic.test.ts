@@ -7,6 +7,7 @@ import {
   leaderCounts,
   modeText,
   readCopySettingsForm,
+  reviewerName,
   reviewReasonProblem,
   riskBand,
   subtractDecimals,
@@ -63,6 +64,14 @@ describe('copy trading in the back office: leader reviews', () => {
     expect(leaderActions('rejected', holding('copy.review', 'copy.suspend'))).toEqual([]);
     for (const state of ['pending', 'approved', 'rejected', 'suspended'] as const)
       expect(leaderActions(state, viewer)).toEqual([]);
+  });
+
+  it('names the reviewer, or "you" when the server names the reader by id, user name or display name', () => {
+    const me = { staffId: 'c40a58f5-3b5f', username: 'admin', displayName: 'Administrator' };
+    expect(reviewerName(null, me)).toBeNull();
+    expect(reviewerName('c40a58f5-3b5f', me)).toBe('you');
+    expect(reviewerName('Administrator', me)).toBe('you');
+    expect(reviewerName('Li Na', me)).toBe('Li Na');
   });
 
   it('bands the risk score and splits the average holding time', () => {

@@ -5,7 +5,7 @@ import { useI18n } from '../../i18n';
 import { Drawer, DrawerSection, Facts } from '../../kit/Drawer';
 import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation } from '../../kit/useApi';
-import { useSession } from '../../session';
+import { useSession, useStaff } from '../../session';
 import {
   ACCOUNT_TYPE_LABELS,
   holdParts,
@@ -13,6 +13,7 @@ import {
   LEADER_STATE_TONES,
   leaderActions,
   RISK_BAND_TONES,
+  reviewerName,
   reviewReasonProblem,
   riskBand,
   type TAdminLeader,
@@ -116,9 +117,11 @@ export function LeaderDrawer({
             ],
             [
               t('admin.copy.stats.avgHold'),
-              hold.days > 0
-                ? t('admin.copy.stats.holdDays', { days: hold.days, hours: hold.hours })
-                : t('admin.copy.stats.holdHours', { hours: hold.hours, minutes: hold.minutes }),
+              stats.totalTrades === 0
+                ? '—'
+                : hold.days > 0
+                  ? t('admin.copy.stats.holdDays', { days: hold.days, hours: hold.hours })
+                  : t('admin.copy.stats.holdHours', { hours: hold.hours, minutes: hold.minutes }),
             ],
             [t('admin.copy.stats.tradingDays'), format.count(stats.tradingDays)],
             [t('admin.copy.stats.totalTrades'), format.count(stats.totalTrades)],
@@ -208,13 +211,16 @@ const RISK_BAND_TEXT = {
 function StateBox({ leader }: { leader: TAdminLeader }) {
   const { t } = useI18n();
   const format = useCopyFormat();
+  const staff = useStaff();
+  const reviewer = reviewerName(leader.reviewedBy, staff);
   const reviewed =
-    leader.reviewedAt !== null
-      ? t(leader.reviewedBy ? 'admin.copy.leader.reviewedBy' : 'admin.copy.leader.reviewedAt', {
-          time: format.dateTime(leader.reviewedAt),
-          name: leader.reviewedBy ?? '',
-        })
-      : null;
+    leader.reviewedAt === null
+      ? null
+      : reviewer === null
+        ? t('admin.copy.leader.reviewedAt', { time: format.dateTime(leader.reviewedAt) })
+        : reviewer === 'you'
+          ? t('admin.copy.leader.reviewedByYou', { time: format.dateTime(leader.reviewedAt) })
+          : t('admin.copy.leader.reviewedBy', { time: format.dateTime(leader.reviewedAt), name: reviewer });
   return (
     <section className={`cp-state cp-state-${leader.status}`} data-testid="leader-state">
       <strong>{t(STATE_TEXT[leader.status])}</strong>

@@ -139,6 +139,18 @@ export function modeText(
   }
 }
 
+/**
+ * Who decided, for the staff member reading it: `you` when the server names the reader (by id, user
+ * name or display name), null when it names nobody, otherwise the name it sent.
+ */
+export function reviewerName(
+  reviewedBy: string | null,
+  me: { staffId: string; username: string; displayName: string },
+): string | null {
+  if (!reviewedBy) return null;
+  return [me.staffId, me.username, me.displayName].includes(reviewedBy) ? 'you' : reviewedBy;
+}
+
 /** Risk score 1 (calm) to 10 (wild) in three bands. */
 export function riskBand(score: number): 'low' | 'medium' | 'high' {
   if (score <= 3) return 'low';
