@@ -84,6 +84,10 @@ const BACKOFFICE_PAGES = [
   '/funding/reconciliation',
   '/funding/settings',
   '/kyc',
+  '/copy',
+  '/copy/relations',
+  '/copy/settlements',
+  '/copy/settings',
   '/api',
 ];
 
