@@ -27,6 +27,7 @@ import { registerSandboxPay } from './http/sandbox-pay';
 import { registerUploads } from './http/uploads';
 import { loadServerCatalogs, requestLocale } from './i18n';
 import { strongPassword } from './ids';
+import { CopyFeeSchedule } from './modules/copy';
 import {
   createSandboxProviders,
   finishCoinExchanges,
@@ -280,6 +281,12 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     await finishWithdrawals(ports);
     await finishCoinExchanges(ports);
   }
+  // Leader fees settle weekly (and at start, the last period a stopped server may have missed).
+  const copyFees = new CopyFeeSchedule(
+    { host: engine, db: database.db, mailer, log: app.log },
+    config.DEMO_MODE ? (config.COPY_FEE_PERIOD_MS ?? null) : null,
+  );
+  await copyFees.start();
   const stream = new MarketStream(market, async (host) => {
     try {
       return (await services.resolveTenant({ host, hostspecific: undefined })).id;
@@ -331,6 +338,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     close: async () => {
       const steps: (() => unknown)[] = [
         () => stream.close(),
+        () => copyFees.stop(),
         () => sandbox?.stop(),
         () => app.close(),
         () => market.stop(),

@@ -153,6 +153,12 @@ const ZConfig = z.object({
     .regex(/^\d+,\d+$/)
     .default('500,2000')
     .transform((v) => v.split(',').map(Number) as [number, number]),
+  /**
+   * Copy trading's fee period: leader fees settle each Sunday 00:00 GMT+8 (the spec's week). In demo
+   * mode only, a period in milliseconds (at least 1 s) shortens the week, to watch settlements
+   * happen; production ignores it.
+   */
+  COPY_FEE_PERIOD_MS: z.coerce.number().int().min(1000).optional(),
   /** The broker's server time zone: daily, weekly and monthly candles start at its midnight. */
   SERVER_TIME_ZONE: z
     .string()

@@ -136,6 +136,14 @@ export const BACKOFFICE_MENU: readonly TMenuEntry[] = [
     buttons: [{ permission: 'kyc.review' }],
   },
   {
+    key: 'copy',
+    path: '/admin/copy',
+    permission: 'copy.view',
+    icon: 'users',
+    coming: true,
+    buttons: [{ permission: 'copy.review' }, { permission: 'copy.suspend' }, { permission: 'copy.settings' }],
+  },
+  {
     key: 'versions',
     path: '/admin/versions',
     permission: 'versions.view',

@@ -1,10 +1,12 @@
 import { ACCESS_PATHS } from './admin/access-paths';
 import { AUDIT_PATHS } from './admin/audit-paths';
+import { ADMIN_COPY_PATHS } from './admin/copy-paths';
 import { CUSTOMERS_PATHS } from './admin/customers-paths';
 import { ADMIN_FUNDING_PATHS } from './admin/funding-paths';
 import { MARKET_PATHS } from './admin/market-paths';
 import { RISK_PATHS } from './admin/risk-paths';
 import { CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
+import { COPY_PATHS } from './copy-paths';
 import { FUNDING_PATHS } from './funding-paths';
 
 /**
@@ -20,6 +22,8 @@ export const ROUTE_PATHS = {
   ...ADMIN_FUNDING_PATHS,
   ...FUNDING_PATHS,
   ...CHART_DRAWINGS_PATHS,
+  ...COPY_PATHS,
+  ...ADMIN_COPY_PATHS,
 
   symbols: '/api/v1/quote/symbols',
   kline: '/api/v1/quote/kline',

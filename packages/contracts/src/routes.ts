@@ -2,11 +2,13 @@ import { checkPassword } from '@broker/domain/identity/credentials';
 import { z } from 'zod';
 import { accessRoutes, ZStaffSession, ZStaffSignedIn } from './admin/access-routes';
 import { auditRoutes } from './admin/audit-routes';
+import { copyAdminRoutes } from './admin/copy-routes';
 import { customersRoutes } from './admin/customers-routes';
 import { fundingAdminRoutes } from './admin/funding-routes';
 import { marketRoutes } from './admin/market-routes';
 import { riskRoutes } from './admin/risk-routes';
 import { chartDrawingsRoutes } from './chart-drawings';
+import { copyRoutes } from './copy-routes';
 import { fundingRoutes } from './funding-routes';
 import { define, empty, type TRouteDefinition } from './route-kit';
 import { ROUTE_PATHS } from './route-paths';
@@ -210,6 +212,8 @@ export const routeCatalogue = {
   ...fundingRoutes,
   ...fundingAdminRoutes,
   ...chartDrawingsRoutes,
+  ...copyRoutes,
+  ...copyAdminRoutes,
 
   countrylist: define({
     name: 'countrylist',

@@ -69,6 +69,29 @@ export const AppErrorCode = {
   VOTE_TOO_FREQUENT: -5001,
   DAILY_VOTE_LIMIT: -5002,
   NOT_REGISTERED_FOR_CONTEST: -5003,
+  /** Copy trading (issue 18): -51xx. This account cannot copy this leader (type, own account, sub-account). */
+  COPY_NOT_ALLOWED: -5101,
+  /** Spec 5: only traders in the same mode can be followed. */
+  COPY_MODE_MISMATCH: -5102,
+  /** The leader takes no new followers (paused by the leader, or suspended by the broker). */
+  COPY_LEADER_PAUSED: -5103,
+  /** Spec 9: a trader has at most 1,000 followers. */
+  COPY_FOLLOWERS_LIMIT: -5104,
+  /** Spec 9: a user follows at most 10 traders. */
+  COPY_FOLLOWING_LIMIT: -5105,
+  COPY_ALREADY_FOLLOWING: -5106,
+  /** The copy account copies nobody (stopped, or not a copy of this trader). */
+  COPY_NOT_FOUND: -5107,
+  /** No approved leader with this account. */
+  LEADER_NOT_FOUND: -5108,
+  /** The account has applied to lead already. */
+  LEADER_EXISTS: -5109,
+  /** Below the leader's minimum copy amount. */
+  COPY_AMOUNT_TOO_LOW: -5110,
+  /** A performance fee above the broker's maximum (at most 30 %). */
+  LEADER_FEE_TOO_HIGH: -5111,
+  /** Only a main real or demo account that is not copying anyone can lead. */
+  LEADER_NOT_ELIGIBLE: -5112,
   STAFF_USERNAME_TAKEN: -6001,
   ROLE_NAME_TAKEN: -6002,
   ROLE_PARENT_LOOP: -6003,

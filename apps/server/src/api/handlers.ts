@@ -14,6 +14,7 @@ import { riskHandlers } from './admin/risk';
 import { authHandlers } from './auth';
 import { chartsHandlers } from './charts';
 import { contentHandlers } from './content';
+import { copyHandlers } from './copy';
 import { fundingHandlers } from './funding';
 import { endSession } from './identity';
 import { kycHandlers } from './kyc';
@@ -39,6 +40,7 @@ export const handlers: THandlers = {
   ...fundingHandlers,
   ...fundingAdminHandlers,
   ...chartsHandlers,
+  ...copyHandlers,
   adminlogout: (_input, ctx) => endSession(ctx, 'staff'),
 
   adminoverview: async (_input, ctx) => {

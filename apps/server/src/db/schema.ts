@@ -2,6 +2,7 @@ import type { TAccessSchema } from '../modules/access/schema';
 import type { TAuditSchema } from '../modules/audit/schema';
 import type { TChartsSchema } from '../modules/charts/schema';
 import type { TContentSchema } from '../modules/content/schema';
+import type { TCopySchema } from '../modules/copy/schema';
 import type { TCustomersSchema } from '../modules/customers/schema';
 import type { TEntitlementsSchema } from '../modules/entitlements/schema';
 import type { TFilesSchema } from '../modules/files/schema';
@@ -30,6 +31,7 @@ export interface TDatabaseSchema
     TAuditSchema,
     TChartsSchema,
     TContentSchema,
+    TCopySchema,
     TCustomersSchema,
     TEntitlementsSchema,
     TFilesSchema,

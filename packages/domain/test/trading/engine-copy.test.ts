@@ -75,6 +75,7 @@ type TStep =
   | { kind: 'pause'; copy: number; pause: boolean }
   | { kind: 'fund'; copy: number; amount: number }
   | { kind: 'leader_pause'; leader: number; paused: boolean }
+  | { kind: 'settle'; copy: number }
   | { kind: 'rollover' }
   | { kind: 'repeat'; back: number };
 
@@ -96,6 +97,7 @@ const settings: fc.Arbitrary<TCopySettings> = fc
     takeProfitBp: option(fc.integer({ min: 200, max: 3_000 })),
     copyStops: fc.boolean(),
     copyExisting: fc.boolean(),
+    feeBp: fc.integer({ min: 0, max: 3_000 }),
   })
   .map(({ lot, margin, ratio, ...s }) => ({
     ...s,
@@ -206,6 +208,7 @@ function stepArbitrary(maxMove: number, maxLots = 60): fc.Arbitrary<TStep> {
         paused: fc.boolean(),
       }),
     },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle' as const), copy: copyIndex }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('rollover' as const) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), back: fc.nat() }) },
   );
@@ -222,6 +225,8 @@ class Runner {
   /** What the events said so far: each copy account's settings and linked copies. */
   readonly settingsOf = new Map<number, TCopySettings>();
   readonly linked = new Map<number, Set<number>>();
+  /** Each running relation's high-water mark as the events left it. */
+  readonly marks = new Map<number, number>();
   time = WED_NOON;
   seq = 0;
 
@@ -233,6 +238,7 @@ class Runner {
       for (const [s, bid] of restored.from.bids) this.bids.set(s, bid);
       for (const [id, s] of restored.from.settingsOf) this.settingsOf.set(id, s);
       for (const [id, set] of restored.from.linked) this.linked.set(id, new Set(set));
+      for (const [id, mark] of restored.from.marks) this.marks.set(id, mark);
       this.applied.push(...restored.from.applied);
       return;
     }
@@ -286,8 +292,27 @@ class Runner {
     for (const e of events) {
       this.events.push(e);
       if (e.type === 'copy_relation_changed') {
-        if (e.relation.status === 'stopped') this.settingsOf.delete(e.accountId);
-        else this.settingsOf.set(e.accountId, e.relation);
+        if (e.relation.status === 'stopped') {
+          this.settingsOf.delete(e.accountId);
+          this.marks.delete(e.accountId);
+        } else {
+          // the mark never falls while the relation runs
+          const mark = this.marks.get(e.accountId);
+          if (mark !== undefined) expect(e.relation.hwm).toBeGreaterThanOrEqual(mark);
+          this.marks.set(e.accountId, e.relation.hwm);
+          this.settingsOf.set(e.accountId, e.relation);
+        }
+      } else if (e.type === 'copy_fee_settled') {
+        // no fee at or below the high-water mark; above it, at most the fee share of the gain
+        const s = this.settingsOf.get(e.accountId);
+        expect(s, `fee settled for ${e.accountId} without a relation`).toBeDefined();
+        expect(e.markBefore).toBe(this.marks.get(e.accountId));
+        if (e.profit <= e.markBefore) expect(e.fee).toBe(0);
+        else expect(e.fee).toBeLessThanOrEqual(Math.floor(((e.profit - e.markBefore) * (s?.feeBp ?? 0)) / 10_000));
+        expect(e.fee).toBeGreaterThanOrEqual(0);
+        expect(e.markAfter).toBeGreaterThanOrEqual(e.markBefore);
+        expect(e.markAfter).toBeLessThanOrEqual(Math.max(e.markBefore, e.profit));
+        this.marks.set(e.accountId, e.markAfter);
       } else if (e.type === 'position_opened' && e.position.parentTicket !== null) {
         const s = this.settingsOf.get(e.position.accountId);
         expect(s, `copy ${e.position.positionId} without a relation`).toBeDefined();
@@ -428,6 +453,9 @@ class Runner {
           followersPaused: step.paused,
         });
         return;
+      case 'settle':
+        this.command({ type: 'settle_copy_fee', accountId: COPIES[step.copy]!.id });
+        return;
       case 'rollover':
         this.command({ type: 'rollover' });
         return;
@@ -499,6 +527,7 @@ function tally(counts: Map<string, number>, events: readonly TEngineEvent[]): vo
     else if (e.type === 'position_unlinked') add('unlinked');
     else if (e.type === 'position_modified') add('modified');
     else if (e.type === 'stop_out') add('stop_out');
+    else if (e.type === 'copy_fee_settled') add(e.fee > 0 ? 'fee:charged' : 'fee:none');
   }
 }
 
@@ -530,6 +559,8 @@ describe('copy trading properties', { timeout: 180_000 }, () => {
       'relation:paused:',
       'relation:stopped:client_close',
       'relation:stopped:client_keep',
+      'fee:charged',
+      'fee:none',
     ])
       expect(counts.get(reached) ?? 0, reached).toBeGreaterThan(0);
   });

@@ -4,7 +4,15 @@ import type { TAccountView } from '@broker/domain/trading/engine-core';
 import type { TActor } from '../../actor';
 import { newId } from '../../ids';
 import { recordAudit } from '../audit';
-import { mainAccount, money, openSubAccount, subAccountsOf, submitOrThrow, traderOf } from '../trading';
+import {
+  mainAccount,
+  money,
+  openSubAccount,
+  subAccountsOf,
+  submitOrThrow,
+  type TTradingPorts,
+  traderOf,
+} from '../trading';
 import { minor } from './amounts';
 import type { TFundingPorts } from './ports';
 
@@ -42,7 +50,7 @@ export async function createSubAccount(
  * answers the first transfer.
  */
 export async function transferFunds(
-  ports: TFundingPorts,
+  ports: TTradingPorts,
   {
     actor,
     ...input

@@ -36,6 +36,15 @@ export { marginCallReport } from './admin/margin-calls';
 export { cancelOrder } from './cancel-order';
 export { closeAll } from './close-all';
 export { closePosition } from './close-position';
+export type { TDealRow, TLedgerRow } from './copy-queries';
+export {
+  accountDeals,
+  accountLedger,
+  copyRelationsPage,
+  copySkipCounts,
+  copySkipsOf,
+  storedCopyRelation,
+} from './copy-queries';
 export { EngineHost } from './engine-host';
 export { dealHistory, orderHistory } from './history';
 export { modifyOrder } from './modify-order';

@@ -345,6 +345,7 @@ const ACCOUNT_STATE = [
   ['closed', 'boolean'],
   ['group_id', 'text'],
   ['followers_paused', 'boolean'],
+  ['leader_suspended', 'boolean'],
 ] as const;
 
 function accountState(r: TAccountRow): unknown[] {
@@ -365,6 +366,7 @@ function accountState(r: TAccountRow): unknown[] {
     r.closed,
     r.profile ?? null,
     r.followersPaused ?? false,
+    r.leaderSuspended ?? false,
   ];
 }
 
@@ -480,6 +482,9 @@ const PARTS = {
     ['stop_reason', 'text'],
     ['created_at', 'bigint'],
     ['updated_at', 'bigint'],
+    ['fee_bp', 'integer'],
+    ['hwm', 'bigint'],
+    ['fees_paid', 'bigint'],
   ],
   copySkips: [
     ['account_id', 'bigint'],
@@ -750,6 +755,9 @@ export async function persistBatch(
       r.stopReason,
       r.createdAt,
       r.updatedAt,
+      r.feeBp,
+      r.hwm,
+      r.feesPaid,
     );
   let mask = 0;
   const params: string[] = [];
@@ -815,6 +823,7 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       parentId: a.parent_id === null ? null : Number(a.parent_id),
       purpose: a.purpose,
       followersPaused: a.followers_paused,
+      leaderSuspended: a.leader_suspended,
     })),
     positions: positions.map((p) => ({
       positionId: Number(p.id),
@@ -860,6 +869,9 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       stopReason: null,
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
+      feeBp: r.fee_bp,
+      hwm: Number(r.hwm),
+      feesPaid: Number(r.fees_paid),
     })),
     idempotency: idempotency.map((i) => ({
       key: i.key,

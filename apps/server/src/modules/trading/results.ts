@@ -30,15 +30,14 @@ export const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
   INVALID_AMOUNT: AppErrorCode.VALIDATION_FAILED,
   INVALID_CLOSE_REASON: AppErrorCode.VALIDATION_FAILED,
   IDEMPOTENCY_CONFLICT: AppErrorCode.IDEMPOTENCY_CONFLICT,
-  // Copy trading (issue 18): the nearest existing codes until the follow routes bring their own
-  // social (-5xxx) codes with translated texts.
-  COPY_NOT_ALLOWED: AppErrorCode.VALIDATION_FAILED,
-  COPY_MODE_MISMATCH: AppErrorCode.VALIDATION_FAILED,
-  COPY_FOLLOWING_LIMIT: AppErrorCode.ACCOUNT_LIMIT_REACHED,
-  COPY_FOLLOWERS_LIMIT: AppErrorCode.ACCOUNT_LIMIT_REACHED,
-  COPY_LEADER_PAUSED: AppErrorCode.ACCOUNT_RESTRICTED,
-  COPY_ALREADY_FOLLOWING: AppErrorCode.VALIDATION_FAILED,
-  COPY_NOT_FOUND: AppErrorCode.RECORD_NOT_FOUND,
+  // Copy trading (issue 18): its own social codes (-51xx).
+  COPY_NOT_ALLOWED: AppErrorCode.COPY_NOT_ALLOWED,
+  COPY_MODE_MISMATCH: AppErrorCode.COPY_MODE_MISMATCH,
+  COPY_FOLLOWING_LIMIT: AppErrorCode.COPY_FOLLOWING_LIMIT,
+  COPY_FOLLOWERS_LIMIT: AppErrorCode.COPY_FOLLOWERS_LIMIT,
+  COPY_LEADER_PAUSED: AppErrorCode.COPY_LEADER_PAUSED,
+  COPY_ALREADY_FOLLOWING: AppErrorCode.COPY_ALREADY_FOLLOWING,
+  COPY_NOT_FOUND: AppErrorCode.COPY_NOT_FOUND,
 };
 
 /** Engine errors that share a spec code but deserve their own message. */

@@ -27,6 +27,7 @@ export interface TradingAccountsTable {
   purpose: ColumnType<'copy' | 'strategy' | null, 'copy' | 'strategy' | null | undefined, never>;
   /** A leader's main account taking no new followers for now. */
   followers_paused: ColumnType<boolean, boolean | undefined, boolean>;
+  leader_suspended: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -160,6 +161,9 @@ export interface CopyRelationsTable {
   stop_reason: string | null;
   created_at: BigintColumn;
   updated_at: BigintColumn;
+  fee_bp: ColumnType<number, number | undefined, number>;
+  hwm: ColumnType<string | number, string | number | undefined, string | number>;
+  fees_paid: ColumnType<string | number, string | number | undefined, string | number>;
 }
 
 /** A leader's action a follower did not copy, and why. */

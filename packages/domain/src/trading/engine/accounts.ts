@@ -68,6 +68,7 @@ export function createAccount(st: EngineState, c: TCreateAccountCommand): TOutco
     copy: null,
     followers: null,
     followersPaused: false,
+    leaderSuspended: false,
   });
   if (parentId !== null) st.accounts.get(parentId)?.children.push(account);
   emit(st, { type: 'account_created', accountId: account.id, time: st.now });

@@ -12,7 +12,7 @@ import {
   withdrawalStep,
 } from './accounts';
 import { fingerprint, idempotencyKeyOf, type TCommand, type TOutcome } from './commands';
-import { pauseCopy, setCopy, setLeader, stopCopy } from './copy';
+import { pauseCopy, setCopy, setLeader, settleCopyFee, stopCopy } from './copy';
 import type { TApplyResult, TEngineEvent } from './events';
 import {
   cancelOrder,
@@ -130,5 +130,7 @@ function execute(st: EngineState, command: TCommand): TOutcome<number | null> {
       return pauseCopy(st, account, command);
     case 'set_leader':
       return setLeader(st, account, command);
+    case 'settle_copy_fee':
+      return settleCopyFee(st, account);
   }
 }

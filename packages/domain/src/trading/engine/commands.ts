@@ -223,6 +223,11 @@ export interface TCopySettings {
   copyStops: boolean;
   /** At the start, copy the leader's positions already open (else only new ones). */
   copyExisting: boolean;
+  /**
+   * The leader's performance fee, locked when the relation starts: basis points (0 to 3,000) of the
+   * copy's profit above its high-water mark, settled by `settle_copy_fee`.
+   */
+  feeBp: number;
 }
 
 /**
@@ -260,6 +265,24 @@ export interface TSetLeaderCommand extends TCommandBase {
   type: 'set_leader';
   accountId: number;
   followersPaused: boolean;
+  /**
+   * Suspended by the broker: no new followers, and nothing new is copied (`leader_suspended`); the
+   * open copies still follow the leader's closes. Unchanged when absent.
+   */
+  suspended?: boolean;
+}
+
+/**
+ * Settles the leader's performance fee of a copy account (weekly, and when the copy stops): the
+ * copy's profit before fees (balance − allocated + fees paid) above its high-water mark, times the
+ * relation's fee, moves from the copy account to the leader's account as one ledger transaction;
+ * the mark rises to that profit. Nothing is charged at or below the mark. Only realised profit
+ * counts (the balance), and only what the copy account's free margin allows is taken: the mark then
+ * rises only by the profit that was paid for.
+ */
+export interface TSettleCopyFeeCommand extends TCommandBase {
+  type: 'settle_copy_fee';
+  accountId: number;
 }
 
 export type TCommand =
@@ -284,7 +307,8 @@ export type TCommand =
   | TSetCopyCommand
   | TStopCopyCommand
   | TPauseCopyCommand
-  | TSetLeaderCommand;
+  | TSetLeaderCommand
+  | TSettleCopyFeeCommand;
 
 /** The idempotency scope of a command: its account's, or engine-wide for account-less commands. */
 export function idempotencyKeyOf(command: TCommand): string {

@@ -12,6 +12,7 @@
  * leader's position by `parentTicket`; a copy whose leader position is gone is always closed or
  * unlinked in the same step.
  */
+import { usableMargin } from '../calculations';
 import { tierLeverage } from '../instrument-terms';
 import { convert, marginMinor, mulDiv } from '../money';
 import {
@@ -38,6 +39,7 @@ import type {
   TCopyStopReason,
   TPositionView,
 } from './events';
+import { LedgerAccount, traderLedgerAccount } from './ledger';
 import { converterFor, stateFor } from './market';
 import { marginAllows, openingCosts } from './order-entry';
 import {
@@ -55,7 +57,7 @@ import {
   type Position,
   type SymbolState,
 } from './state';
-import { positionView, riskEquity, syncCopyThresholds } from './views';
+import { figuresOf, positionView, riskEquity, syncCopyThresholds, syncRisk } from './views';
 
 /** The leader's trade a follower copies: a position just opened, or open when the relation starts. */
 type TLeaderTrade = Pick<
@@ -83,7 +85,8 @@ function settingsOf(c: TSetCopyCommand): TCopySettings | null {
     !nullOr(c.maxPositions, isCount) ||
     !nullOr(c.maxSlippagePoints, (v) => Number.isSafeInteger(v) && v >= 0) ||
     !nullOr(c.stopLossBp, (v) => isCount(v) && v <= 10_000) ||
-    !nullOr(c.takeProfitBp, (v) => isCount(v) && v <= 1_000_000)
+    !nullOr(c.takeProfitBp, (v) => isCount(v) && v <= 1_000_000) ||
+    !nullOr(c.feeBp, (v) => Number.isSafeInteger(v) && v >= 0 && v <= MAX_FEE_BP)
   )
     return null;
   return {
@@ -96,8 +99,12 @@ function settingsOf(c: TSetCopyCommand): TCopySettings | null {
     takeProfitBp: c.takeProfitBp ?? null,
     copyStops: c.copyStops ?? true,
     copyExisting: c.copyExisting ?? false,
+    feeBp: c.feeBp ?? 0,
   };
 }
+
+/** The highest performance fee: 30 % of the profit above the high-water mark. */
+export const MAX_FEE_BP = 3_000;
 
 export function relationView(
   relation: CopyRelation,
@@ -112,6 +119,8 @@ export function relationView(
     stopReason,
     createdAt: relation.createdAt,
     updatedAt: relation.updatedAt,
+    hwm: relation.hwm,
+    feesPaid: relation.feesPaid,
   };
 }
 
@@ -197,14 +206,18 @@ export function setCopy(st: EngineState, follower: Account, c: TSetCopyCommand):
   const existing = follower.copy;
   if (existing !== null) {
     if (existing.leader !== leader) return 'COPY_NOT_ALLOWED';
-    // whether the start copied open positions is history: it stays as it was
-    existing.settings = { ...settings, copyExisting: existing.settings.copyExisting };
+    // whether the start copied open positions is history, and the fee terms are locked at the start
+    existing.settings = {
+      ...settings,
+      copyExisting: existing.settings.copyExisting,
+      feeBp: existing.settings.feeBp,
+    };
     existing.updatedAt = st.now;
     syncCopyThresholds(st, follower);
     emitRelation(st, existing);
     return null;
   }
-  if (leader.followersPaused) return 'COPY_LEADER_PAUSED';
+  if (leader.followersPaused || leader.leaderSuspended) return 'COPY_LEADER_PAUSED';
   if ((leader.followers?.length ?? 0) >= st.maxFollowers) return 'COPY_FOLLOWERS_LIMIT';
   const main = st.accounts.get(follower.parentId);
   let followed = 0;
@@ -222,6 +235,9 @@ export function setCopy(st: EngineState, follower: Account, c: TSetCopyCommand):
     createdAt: st.now,
     updatedAt: st.now,
     openCopies: 0,
+    // the mark starts at the copy account's profit so far: a leader is paid only for its own
+    hwm: follower.balance + follower.totalIn + follower.totalOut,
+    feesPaid: 0,
   };
   attachRelation(st, relation);
   emitRelation(st, relation);
@@ -276,9 +292,93 @@ export function pauseCopy(st: EngineState, follower: Account, c: TPauseCopyComma
 /** A leader's main account stops or resumes taking new followers. */
 export function setLeader(st: EngineState, account: Account, c: TSetLeaderCommand): TOutcome<null> {
   if (account.parentId !== null) return 'COPY_NOT_ALLOWED';
-  if (account.followersPaused === c.followersPaused) return null;
+  const suspended = c.suspended ?? account.leaderSuspended;
+  if (account.followersPaused === c.followersPaused && account.leaderSuspended === suspended) return null;
   account.followersPaused = c.followersPaused;
+  account.leaderSuspended = suspended;
   emit(st, { type: 'account_settings_changed', accountId: account.id, time: st.now });
+  return null;
+}
+
+/**
+ * The leader's performance fee of a copy account (see `TSettleCopyFeeCommand`): profit before fees
+ * P = balance − allocated + fees paid, where allocated = money moved in − money moved out. Above the
+ * mark, fee = floor((P − mark) × feeBp / 10,000), at most what the copy account's free margin and
+ * balance allow; the mark rises to P when the whole fee was paid, else by the profit paid for. The
+ * fee is one ledger transaction: a leg on the copy account and one (converted to its currency, at
+ * the engine's rate) on the leader's.
+ */
+export function settleCopyFee(st: EngineState, follower: Account): TOutcome<null> {
+  const relation = follower.copy;
+  if (relation === null) return 'COPY_NOT_FOUND';
+  const leader = relation.leader;
+  const allocated = -follower.totalIn - follower.totalOut;
+  const profit = follower.balance - allocated + relation.feesPaid;
+  const markBefore = relation.hwm;
+  const bp = relation.settings.feeBp;
+  let fee = 0;
+  let credited = 0;
+  let markAfter = markBefore;
+  let txId: number | null = null;
+  if (profit > markBefore && bp > 0) {
+    const due = mulDiv(profit - markBefore, bp, 10_000, 'floor');
+    const payable = Math.max(0, Math.min(follower.balance, usableMargin(figuresOf(st, follower))));
+    fee = Math.min(due, payable);
+    if (leader.currency !== follower.currency) {
+      const rates = converterFor(st, follower.currency, leader.currency)?.rates;
+      if (rates === undefined) return 'NO_PRICE';
+      credited = convert(fee, rates);
+    } else credited = fee;
+    markAfter = fee === due ? profit : markBefore + mulDiv(fee, 10_000, bp, 'floor');
+    if (fee > 0) {
+      txId = st.nextTxId++;
+      const legs = [
+        [follower, -fee],
+        [leader, credited],
+      ] as const;
+      for (const [account, amount] of legs) {
+        account.balance += amount;
+        syncRisk(st, account);
+        emit(st, {
+          type: 'ledger',
+          txId,
+          accountId: account.id,
+          kind: 'copy_fee',
+          currency: account.currency,
+          // across currencies each leg balances against the broker's conversion account
+          postings:
+            leader.currency === follower.currency
+              ? [{ ledgerAccount: traderLedgerAccount(account.id), amount }]
+              : [
+                  { ledgerAccount: traderLedgerAccount(account.id), amount },
+                  { ledgerAccount: LedgerAccount.BROKER_CONVERSION, amount: -amount },
+                ],
+          balanceAfter: account.balance,
+          positionId: null,
+          time: st.now,
+        });
+      }
+    }
+  }
+  emit(st, {
+    type: 'copy_fee_settled',
+    accountId: follower.id,
+    leaderAccountId: leader.id,
+    profit,
+    markBefore,
+    markAfter,
+    fee,
+    credited,
+    ledgerTxId: txId,
+    time: st.now,
+  });
+  if (markAfter !== markBefore || fee > 0) {
+    relation.hwm = markAfter;
+    relation.feesPaid += fee;
+    relation.updatedAt = st.now;
+    syncCopyThresholds(st, follower);
+    emitRelation(st, relation);
+  }
   return null;
 }
 
@@ -448,6 +548,7 @@ function refuse(reason: TCopySkipReason, volume: number | null = null): TRefusal
 
 /** Opens the copy; null when it did, else why not. */
 function openCopy(st: EngineState, relation: CopyRelation, trade: TLeaderTrade): TRefusal | null {
+  if (relation.leader.leaderSuspended) return refuse('leader_suspended');
   if (relation.paused) return refuse('paused');
   const settings = relation.settings;
   if (settings.maxPositions !== null && relation.openCopies >= settings.maxPositions)

@@ -19,7 +19,9 @@ export type TLedgerKind =
   | 'transfer_follow_out'
   | 'transfer_follow_in'
   | 'transfer_strategy_out'
-  | 'transfer_strategy_in';
+  | 'transfer_strategy_in'
+  /** A leader's performance fee: a leg on the follower's copy account and one on the leader's. */
+  | 'copy_fee';
 
 /** One leg of a ledger transaction: a positive amount increases that ledger account's balance. */
 export interface TPosting {
@@ -87,6 +89,10 @@ export interface TCopyRelationView extends TCopySettings {
   stopReason: TCopyStopReason | null;
   createdAt: number;
   updatedAt: number;
+  /** The copy's profit before fees (minor units) on which the leader's fee has been settled. */
+  hwm: number;
+  /** Fees paid to the leader so far (minor units of the copy account). */
+  feesPaid: number;
 }
 
 /** Why a leader's trade was not copied (or a close, a take-profit/stop-loss change not followed). */
@@ -103,7 +109,8 @@ export type TCopySkipReason =
   | 'restricted'
   | 'no_price'
   | 'no_equity'
-  | 'invalid_stops';
+  | 'invalid_stops'
+  | 'leader_suspended';
 
 export type TEngineEvent =
   | { type: 'account_created'; accountId: number; time: number }
@@ -189,7 +196,24 @@ export type TEngineEvent =
       time: number;
     }
   /** A copied position became the follower's own: its link to the leader's position is gone. */
-  | { type: 'position_unlinked'; accountId: number; positionId: number; parentTicket: number; time: number };
+  | { type: 'position_unlinked'; accountId: number; positionId: number; parentTicket: number; time: number }
+  /**
+   * A copy's fee settlement (`settle_copy_fee`): the profit before fees, the mark before and after,
+   * the fee charged to the copy account and credited (converted) to the leader's; `ledgerTxId` is the
+   * ledger transaction, null when nothing was charged.
+   */
+  | {
+      type: 'copy_fee_settled';
+      accountId: number;
+      leaderAccountId: number;
+      profit: number;
+      markBefore: number;
+      markAfter: number;
+      fee: number;
+      credited: number;
+      ledgerTxId: number | null;
+      time: number;
+    };
 
 export type TApplyResult =
   | {
@@ -231,4 +255,6 @@ export interface TAccountView {
   purpose: 'copy' | 'strategy' | null;
   /** A leader's main account that takes no new followers for now. */
   followersPaused: boolean;
+  /** Suspended by the broker: no new followers, nothing new copied. */
+  leaderSuspended: boolean;
 }

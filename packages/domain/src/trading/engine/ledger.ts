@@ -18,6 +18,8 @@ export const LedgerAccount = {
   BROKER_FUNDING_FEES: 'broker:funding_fees',
   /** Coins exchanged into experience accounts: the broker's promotion cost. */
   BROKER_COINS: 'broker:coins',
+  /** Money moved between accounts in different currencies (a copy fee): each leg balances here. */
+  BROKER_CONVERSION: 'broker:conversion',
 } as const;
 
 export function traderLedgerAccount(accountId: number): string {

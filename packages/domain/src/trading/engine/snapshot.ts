@@ -34,6 +34,7 @@ export interface TAccountRow {
   purpose?: 'copy' | 'strategy' | null;
   /** A leader's main account taking no new followers for now. */
   followersPaused?: boolean;
+  leaderSuspended?: boolean;
 }
 
 export type TPositionRow = Omit<TPositionView, 'profit' | 'parentTicket'> & {
@@ -89,6 +90,7 @@ export function takeSnapshot(st: EngineState): TEngineSnapshot {
       parentId: a.parentId,
       purpose: a.purpose,
       followersPaused: a.followersPaused,
+      leaderSuspended: a.leaderSuspended,
     });
     for (const p of positionsOf(st, id)) {
       const { profit: _profit, ...row } = p;
@@ -160,6 +162,7 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       copy: null,
       followers: null,
       followersPaused: row.followersPaused ?? false,
+      leaderSuspended: row.leaderSuspended ?? false,
     });
     st.risk.setInCall(account.slot, row.marginCall);
   }
@@ -178,16 +181,20 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       stopReason: _r,
       createdAt,
       updatedAt,
+      hwm,
+      feesPaid,
       ...settings
     } = row;
     attachRelation(st, {
       follower,
       leader,
-      settings,
+      settings: { ...settings, feeBp: settings.feeBp ?? 0 },
       paused: status === 'paused',
       createdAt,
       updatedAt,
       openCopies: 0,
+      hwm: hwm ?? 0,
+      feesPaid: feesPaid ?? 0,
     });
   }
   for (const row of snapshot.positions) {

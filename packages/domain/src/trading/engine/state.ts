@@ -68,6 +68,8 @@ export interface Account {
   followers: CopyRelation[] | null;
   /** A leader's main account taking no new followers for now. */
   followersPaused: boolean;
+  /** A leader suspended by the broker: no new followers, nothing new copied. */
+  leaderSuspended: boolean;
 }
 
 /** A copy account copying a leader's main account: its settings, and how many copies are open. */
@@ -80,6 +82,10 @@ export interface CopyRelation {
   updatedAt: number;
   /** The follower's open positions linked to one of the leader's. */
   openCopies: number;
+  /** The copy's profit before fees on which the fee has been settled (minor units). */
+  hwm: number;
+  /** Fees paid to the leader so far (minor units). */
+  feesPaid: number;
 }
 
 export interface SymbolState extends TQuote {

@@ -139,6 +139,7 @@ export function accountView(st: EngineState, accountId: number): TAccountView | 
     parentId: a.parentId,
     purpose: a.purpose,
     followersPaused: a.followersPaused,
+    leaderSuspended: a.leaderSuspended,
   };
 }
 
