@@ -237,6 +237,9 @@ describe('copy trading in the back office', () => {
     expect(cells.join(' ')).toContain('0.10 lots a trade');
     expect(cells.join(' ')).toContain('1,000.00 USD');
     await shot(page, 'copy-relations');
+    // The leader's name leads to its drawer on the leaders tab.
+    await relation.locator(`a[href*="open=${leaderId}"]`).click();
+    await expect.poll(() => drawerStatus(page), { timeout: 10_000 }).toBe('approved');
 
     // The leader trades: the copy opens, and the risk page shows the copied volume.
     const buy = await leader.send(leaderId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.05' });

@@ -71,7 +71,7 @@ export function RelationsTab() {
         header: t('admin.copy.field.leader'),
         render: (row) => (
           <span className="cp-who">
-            <Link to={leaderPath(row.leader_id, row.leaderNick)}>{row.leaderNick}</Link>
+            <Link to={leaderPath(row.leader_id)}>{row.leaderNick}</Link>
             <span className="num">#{row.leader_id}</span>
           </span>
         ),

@@ -47,7 +47,7 @@ export function SettlementsTab() {
         header: t('admin.copy.field.leader'),
         render: (row) => (
           <span className="cp-who">
-            <Link to={leaderPath(row.leader_id, choices.byId.get(row.leader_id)?.nick)}>
+            <Link to={leaderPath(row.leader_id)}>
               {choices.byId.get(row.leader_id)?.nick ?? `#${row.leader_id}`}
             </Link>
             <span className="num">#{row.leader_id}</span>

@@ -31,11 +31,11 @@ export const idParam = (value: string | null): number | undefined =>
   value && /^\d{1,12}$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
 
 /**
- * The leaders tab with one leader's drawer open: among all states, searched by the nickname when it is
- * known, so the leader is on the first page however many leaders there are.
+ * The leaders tab with one leader's drawer open: among all states, searched by the account number (the
+ * server matches it exactly), so the leader is listed however many leaders there are.
  */
-export const leaderPath = (leaderId: number, nick?: string) =>
-  `/copy?${new URLSearchParams({ status: 'all', ...(nick ? { q: nick } : {}), open: String(leaderId) })}`;
+export const leaderPath = (leaderId: number) =>
+  `/copy?${new URLSearchParams({ status: 'all', q: String(leaderId), open: String(leaderId) })}`;
 
 /** A short notice that says what just happened; it goes after 6 seconds. */
 export function useNotice(): [string | null, (message: string | null) => void] {

@@ -65,7 +65,7 @@ export function CopiedVolume() {
       render: (r) =>
         can('copy.view') ? (
           <Link
-            to={`/copy?${new URLSearchParams({ status: 'all', q: r.nick, open: String(r.leader_id) })}`}
+            to={`/copy?${new URLSearchParams({ status: 'all', q: String(r.leader_id), open: String(r.leader_id) })}`}
             className="risk-who"
           >
             <strong>{r.nick}</strong>
