@@ -140,7 +140,7 @@ export const BACKOFFICE_MENU: readonly TMenuEntry[] = [
     path: '/admin/copy',
     permission: 'copy.view',
     icon: 'users',
-    coming: true,
+    coming: false,
     buttons: [{ permission: 'copy.review' }, { permission: 'copy.suspend' }, { permission: 'copy.settings' }],
   },
   {

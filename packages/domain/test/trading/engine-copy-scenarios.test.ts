@@ -631,3 +631,65 @@ describe('copy trading: one command, restart and repeat', () => {
     expect(h.engine.positionsOf(11)).toHaveLength(1);
   });
 });
+
+describe('copy trading: the leader’s fee above the high-water mark', () => {
+  /** The leader buys 1.00 lot of EURUSD at the ask 1.08430 and closes at the bid `closeBid`; the copy copies 1.00 lot. */
+  function round(h: Harness, closeBid: string) {
+    h.tick('EURUSD', '1.08420', '1.08430');
+    const { ticket } = openLeader(h, 'EURUSD', 'buy', 100);
+    h.tick('EURUSD', closeBid, closeBid.replace(/\d$/, (d) => String(Number(d) + 1)));
+    h.ok({ type: 'close_position', accountId: LEADER, positionId: ticket! });
+  }
+  const settle = (h: Harness) =>
+    eventsOf(h.ok({ type: 'settle_copy_fee', accountId: 11 }).events, 'copy_fee_settled')[0]!;
+
+  it('charges 20 % of the profit above the mark only, whatever money moves in or out (docs/copy-trading.md)', () => {
+    const h = world();
+    follower(h, 10, 11, 200_000);
+    follow(h, 11, { mode: 'fixed_lot', modeValue: 100, feeBp: 2_000 });
+    const leaderBefore = h.engine.account(LEADER)!.balance;
+
+    // week 1: +300.00; the fee is 20 % of 300.00 = 60.00, from the copy account to the leader's
+    round(h, '1.08730');
+    expect(h.engine.account(11)!.balance).toBe(230_000);
+    const leaderAfterTrade = h.engine.account(LEADER)!.balance;
+    let s = settle(h);
+    expect([s.profit, s.markBefore, s.fee, s.markAfter, s.credited]).toEqual([30_000, 0, 6_000, 30_000, 6_000]);
+    expect(h.engine.account(11)!.balance).toBe(224_000);
+    expect(h.engine.account(LEADER)!.balance).toBe(leaderAfterTrade + 6_000);
+    expect(leaderAfterTrade).not.toBe(leaderBefore);
+
+    // week 2: −200.00; the profit before fees is 100.00, below the mark of 300.00: no fee
+    round(h, '1.08230');
+    s = settle(h);
+    expect([s.profit, s.markBefore, s.fee, s.markAfter]).toEqual([10_000, 30_000, 0, 30_000]);
+    expect(h.engine.account(11)!.balance).toBe(204_000);
+
+    // week 3: +350.00; profit 450.00, 150.00 above the mark: 30.00
+    round(h, '1.08780');
+    s = settle(h);
+    expect([s.profit, s.markBefore, s.fee, s.markAfter]).toEqual([45_000, 30_000, 3_000, 45_000]);
+    expect(h.engine.account(11)!.balance).toBe(236_000);
+    expect(h.engine.copyRelation(11)).toMatchObject({ hwm: 45_000, feesPaid: 9_000 });
+
+    // 500.00 taken out: the profit before fees is still 450.00, at the mark: no fee
+    h.ok({ type: 'transfer', accountId: 11, toAccountId: 10, transferType: 'transfer_follow_in', amount: 50_000 });
+    s = settle(h);
+    expect([s.profit, s.fee]).toEqual([45_000, 0]);
+    expectSound(h);
+  });
+
+  it('locks the fee at the start: changing the settings keeps it; a new relation starts its mark at the profit so far', () => {
+    const h = world();
+    follower(h, 10, 11, 200_000);
+    follow(h, 11, { mode: 'fixed_lot', modeValue: 100, feeBp: 1_000 });
+    follow(h, 11, { mode: 'fixed_lot', modeValue: 50, feeBp: 3_000 });
+    expect(h.engine.copyRelation(11)).toMatchObject({ modeValue: 50, feeBp: 1_000 });
+    round(h, '1.08730');
+    h.ok({ type: 'stop_copy', accountId: 11, closePositions: true });
+    // the same copy account follows again: the 150.00 made before is not the new relation's to charge
+    follow(h, 11, { mode: 'fixed_lot', modeValue: 100, feeBp: 1_000 });
+    expect(h.engine.copyRelation(11)).toMatchObject({ hwm: 15_000, feesPaid: 0 });
+    expect(settle(h).fee).toBe(0);
+  });
+});

@@ -3,6 +3,7 @@ import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import { sql } from 'kysely';
 import type { TActor } from '../../../actor';
 import { serverTranslator } from '../../../i18n';
+import { staffNames } from '../../access';
 import { recordAudit } from '../../audit';
 import { userNames } from '../../identity';
 import { money, submitOrThrow } from '../../trading';
@@ -28,6 +29,11 @@ async function adminViews(
   rows: readonly TLeaderRow[],
 ): Promise<TAdminLeader[]> {
   const names = await userNames(ports.db, { tenantId, ids: rows.map((r) => r.userId) });
+  // reviewers by name (an automatic approval by the broker's rules is `rules`)
+  const reviewers = await staffNames(ports.db, {
+    tenantId,
+    ids: rows.map((r) => r.reviewedBy).filter((id): id is string => id !== null && id !== 'rules'),
+  });
   const fees = await earned(
     ports,
     tenantId,
@@ -60,7 +66,8 @@ async function adminViews(
       stats,
       appliedAt: row.appliedAt.toISOString(),
       reviewedAt: row.reviewedAt?.toISOString() ?? null,
-      reviewedBy: row.reviewedBy,
+      reviewedBy:
+        row.reviewedBy === null ? null : (reviewers.get(row.reviewedBy)?.displayName ?? row.reviewedBy),
     });
   }
   return out;
