@@ -60,6 +60,11 @@ export const ROUTE_LIMITS: Readonly<Record<string, readonly TRouteLimit[]>> = {
   depositcreate: [perSubject(30, 600)],
   certification: [perSubject(10, 3600)],
   seniorauth: [perSubject(10, 3600)],
+  // Copy trading: the what-if replays 90 days of a leader's trades (the dialog asks as fields change,
+  // debounced); applications and new copies are rare for a person.
+  followwhatif: [perSubject(60, 60)],
+  followapply: [perSubject(10, 3600)],
+  followstart: [perSubject(30, 600)],
   // Each edit of a drawing saves the symbol's list: generous for a person, bounded for a script.
   chartdrawingssave: [perSubject(240, 60)],
 };
