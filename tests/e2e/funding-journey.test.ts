@@ -126,11 +126,17 @@ describe('money in and out, end to end', () => {
     expect(cents(afterTrade.profit)).toBe(cents(afterTrade.balance) - 100_000n);
     expect(cents(afterTrade.balance)).not.toBe(100_000n);
 
-    // 5. A copy account, funded and emptied again.
+    // 5. A copy account, funded and emptied again (following a trader opens one; an empty one is opened
+    // through the API here).
+    const opened = await trader.call(ROUTE_PATHS.subaccountcreate, {
+      account_id: accountId,
+      purpose: 'copy',
+      idempotencyKey: randomUUID(),
+    });
+    expect(opened.body.success, opened.body.message).toBe(true);
     await open(page, '/en/personalCenter/account');
     await page.locator(`[data-testid=account-card][data-account="${accountId}"]`).click();
     await page.getByTestId('sub-accounts').waitFor();
-    await page.getByTestId('sub-open-copy').click();
     const sub = page.getByTestId('sub-account').first();
     await sub.waitFor();
     await sub.getByTestId('sub-transfer-out').click();

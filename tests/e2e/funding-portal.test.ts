@@ -405,12 +405,17 @@ describe('funding screens of the personal centre', () => {
     await approvedKyc(trader);
     const accountId = await trader.createAccount(2);
     await depositByCard(trader, accountId, '150.00');
+    // A copy account is opened by following a trader (its button leads to the traders): an empty one
+    // is opened through the API here, since the transfers are what this test is about.
+    await data(trader, FUNDING_PATHS.subaccountcreate, {
+      account_id: accountId,
+      purpose: 'copy',
+      idempotencyKey: randomUUID(),
+    });
     const { context, page } = await signedIn(trader, { mobile: true });
     await open(page, '/en/personalCenter/account');
     await page.locator(`[data-testid=account-card][data-account="${accountId}"]`).click();
     await page.getByTestId('sub-accounts').waitFor();
-    await page.getByTestId('sub-empty').waitFor();
-    await page.getByTestId('sub-open-copy').click();
     const sub = page.getByTestId('sub-account').first();
     await sub.waitFor();
 

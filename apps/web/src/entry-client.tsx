@@ -15,6 +15,7 @@ import './features/personal-center/accounts.css';
 import './features/history/history.css';
 import './features/funding/funding.css';
 import './features/kyc/kyc.css';
+import './features/copy/copy.css';
 import { StrictMode, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';

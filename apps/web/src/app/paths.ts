@@ -40,6 +40,14 @@ export const paths = {
   settings: (lang: string, tab: TSettingsTab = 'preferences') =>
     `/${lang}/personalCenter/setting${tab === 'preferences' ? '' : `/${tab}`}`,
   error: (lang: string) => `/${lang}/error`,
+  /** Copy trading (issue 18): leader discovery, a leader's page, the trader's copies, the leader dashboard. */
+  copyTrading: (lang: string, query?: URLSearchParams) => {
+    const search = query?.toString();
+    return `/${lang}/copyTrading${search ? `?${search}` : ''}`;
+  },
+  copyLeader: (lang: string, leaderId: number) => `/${lang}/copyTrading/${leaderId}`,
+  myCopies: (lang: string) => `/${lang}/copyTrading/mine`,
+  leadDashboard: (lang: string) => `/${lang}/copyTrading/lead`,
 };
 
 /**

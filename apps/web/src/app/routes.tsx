@@ -141,6 +141,32 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'reset.title' },
             lazy: lazyPage(() => import('../features/auth/ForgotPasswordPage')),
           },
+          {
+            path: 'copyTrading',
+            handle: { titleKey: 'copy.leaders.title', nav: 4 },
+            lazy: lazyPage(() => import('../features/copy/LeadersPage')),
+          },
+          {
+            path: 'copyTrading/mine',
+            loader: signedInLoader,
+            handle: { titleKey: 'copy.mine.title', nav: 4 },
+            lazy: lazyPage(() => import('../features/copy/MyCopiesPage')),
+          },
+          {
+            path: 'copyTrading/lead',
+            loader: signedInLoader,
+            handle: { titleKey: 'copy.lead.title', nav: 4 },
+            lazy: lazyPage(() => import('../features/copy/LeadPage')),
+          },
+          {
+            path: 'copyTrading/:leaderId',
+            loader: ({ params }) => {
+              if (!/^[1-9]\d{0,15}$/.test(params.leaderId ?? '')) notFound();
+              return null;
+            },
+            handle: { titleKey: 'copy.leader.title', nav: 4 },
+            lazy: lazyPage(() => import('../features/copy/LeaderPage')),
+          },
           { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },
           { path: '*', loader: notFound, element: null },
         ],

@@ -1,4 +1,7 @@
 import { useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { shipped } from '../../app/upcoming';
 import { Icon } from '../../components/Icon';
 import { callRoute } from '../../lib/api';
 import { failureText } from '../../lib/failure-text';
@@ -12,7 +15,9 @@ const PURPOSES: readonly TPurpose[] = ['copy', 'strategy'];
 
 /**
  * The copy and strategy sub-accounts of a main account (spec 3, 4): their balances and what can come
- * back, a Transfer dialog for the four transfer types, and opening a new (empty) one.
+ * back, a Transfer dialog for the four transfer types, and opening a new (empty) one. Once copy trading
+ * has shipped, a copy account is opened by following a trader (issue 18): the copy button leads to the
+ * traders, and each copy account to My copies.
  */
 export function SubAccountsPanel({
   account,
@@ -62,7 +67,17 @@ export function SubAccountsPanel({
           <p className="ac-muted">{t('accounts.sub.text')}</p>
         </div>
         <div className="ac-actions">
-          {PURPOSES.map((purpose) => (
+          {shipped('copyTrading') && (
+            <Link
+              to={paths.copyTrading(lang)}
+              className="btn btn-secondary btn-sm"
+              data-testid="sub-find-leaders"
+            >
+              <Icon name="copy" size={16} />
+              {t('copy.mine.find')}
+            </Link>
+          )}
+          {PURPOSES.filter((purpose) => purpose !== 'copy' || !shipped('copyTrading')).map((purpose) => (
             <button
               key={purpose}
               type="button"
@@ -150,6 +165,16 @@ export function SubAccountsPanel({
                 >
                   {t('accounts.sub.back')}
                 </button>
+                {sub.purpose === 'copy' && shipped('copyTrading') && (
+                  <Link
+                    to={paths.myCopies(lang)}
+                    className="btn btn-ghost btn-sm"
+                    data-testid="sub-my-copies"
+                  >
+                    {t('copy.nav.mine')}
+                    <Icon name="chevronRight" size={14} />
+                  </Link>
+                )}
               </div>
             </li>
           ))}
