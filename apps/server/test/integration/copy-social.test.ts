@@ -17,6 +17,8 @@ import { Trader } from '../trader';
  */
 let server: TTestServer;
 let admin: StaffClient<keyof typeof ADMIN_COPY_PATHS>;
+/** A trader kept from the first case for read-only calls later (sign-ins are limited per address). */
+let viewer: { t: Trader; account: number };
 const engine = () => server.app.services.engine;
 const ports = () => ({ host: engine(), db: server.app.services.database.db });
 
@@ -116,6 +118,7 @@ describe('copy trading routes', { timeout: 60_000 }, () => {
     );
     // not yet a leader: nobody can follow it, and it is not listed
     const follower = await trader();
+    viewer = follower;
     await refused(
       follower.t,
       'followstart',
@@ -391,6 +394,35 @@ describe('copy trading routes', { timeout: 60_000 }, () => {
     expect(engine().core.positionsOf(leader.account)).toHaveLength(1);
   });
 
+  it('settles the fee when a copy take-profit stops the copy on a tick, and records it', async () => {
+    await tick(67_000);
+    const leader = await trader({ fee: '10' });
+    const follower = await trader();
+    const copy = await follow(follower, leader.account, {
+      value: '0.10',
+      amount: '5000.00',
+      controls: { takeProfitPercent: '2' },
+    });
+    const opened = await leader.t.send(leader.account, { symbol: 'BTCUSDT', side: 'buy', volume: '1.00' });
+    expect(opened.body.success, opened.body.message).toBe(true);
+    // bought at 67,050.00: at a bid of 68,100.00 the 0.10 lot copy has made 105.00, over 2 % of 5,000.00
+    await tick(68_100);
+    await expect.poll(() => engine().core.copyRelation(copy.copy_account_id)).toBeUndefined();
+    const settled = await expect
+      .poll(async () => (await admin.data('admincopysettlements', { leader_id: leader.account })).items)
+      .toHaveLength(1);
+    void settled;
+    const [row] = (await admin.data('admincopysettlements', { leader_id: leader.account })).items;
+    expect(row).toMatchObject({
+      kind: 'stop',
+      markBefore: '0.00',
+      fee: (Math.floor(Number(row.profit) * 10) / 100).toFixed(2),
+    });
+    expect(Number(row.profit)).toBeGreaterThanOrEqual(100);
+    const all = await ok(follower.t, 'followmine', { includeStopped: true });
+    expect(all.items[0]).toMatchObject({ status: 'stopped', stopReason: 'take_profit', feesPaid: row.fee });
+  });
+
   it('suspends a leader: nothing new is copied, nobody new follows; reinstating copies again', async () => {
     await tick(67_000);
     const leader = await trader({ fee: '5' });
@@ -487,7 +519,7 @@ describe('copy trading routes', { timeout: 60_000 }, () => {
 
   it('answers a what-if of the last 90 days and lists leaders with statistics from their history', async () => {
     forgetLeaderStats();
-    const leaders = await ok((await trader()).t, 'followleaders', { sort: 'followers' });
+    const leaders = await ok(viewer.t, 'followleaders', { sort: 'followers' });
     expect(leaders.total).toBeGreaterThan(0);
     const top = leaders.items[0];
     expect(top.stats.riskScore).toBeGreaterThanOrEqual(1);
@@ -496,7 +528,6 @@ describe('copy trading routes', { timeout: 60_000 }, () => {
     );
     expect(withTrades).toBeDefined();
     expect(Number(withTrades.stats.winRate)).toBeGreaterThan(0);
-    const viewer = await trader();
     const answer = await ok(viewer.t, 'followwhatif', {
       leader_id: withTrades.leader_id,
       mode: 'ratio',

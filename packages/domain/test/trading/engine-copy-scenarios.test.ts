@@ -687,9 +687,11 @@ describe('copy trading: the leader’s fee above the high-water mark', () => {
     expect(h.engine.copyRelation(11)).toMatchObject({ modeValue: 50, feeBp: 1_000 });
     round(h, '1.08730');
     h.ok({ type: 'stop_copy', accountId: 11, closePositions: true });
-    // the same copy account follows again: the 150.00 made before is not the new relation's to charge
+    // the copy settles as it stops: 10 % of the 150.00 made, 15.00
+    expect(h.engine.account(11)!.balance).toBe(213_500);
+    // the same copy account follows again: the 135.00 kept is not the new relation's to charge
     follow(h, 11, { mode: 'fixed_lot', modeValue: 100, feeBp: 1_000 });
-    expect(h.engine.copyRelation(11)).toMatchObject({ hwm: 15_000, feesPaid: 0 });
+    expect(h.engine.copyRelation(11)).toMatchObject({ hwm: 13_500, feesPaid: 0 });
     expect(settle(h).fee).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import type { TEngineEvent } from '@broker/domain/trading/engine/events';
 import { newId } from '../../ids';
 import { submitOrThrow } from '../trading';
 import type { TCopyPorts } from './ports';
@@ -32,59 +33,89 @@ export interface TSettled {
   markAfter: number;
 }
 
+type TFeeEvent = Extract<TEngineEvent, { type: 'copy_fee_settled' }>;
+
 /**
- * Settles one copy's fee for one period and records it (a repeat of the period answers the first
- * settlement). Undefined when the copy has no running relation.
+ * Records the fee settlements among committed engine events (a weekly one, or one made as a copy
+ * stopped: by the follower, or by its own copy stop-loss or take-profit on a tick). A settlement that
+ * moved nothing and left the mark is not recorded (most weeks of a losing copy). The period key is
+ * the event's reason and time, so the use case that made it and the event listener write it once.
+ */
+export async function recordSettlements(ports: TCopyPorts, events: readonly TEngineEvent[]): Promise<void> {
+  for (const event of events) {
+    if (event.type !== 'copy_fee_settled') continue;
+    if (event.fee === 0 && event.markAfter === event.markBefore) continue;
+    const follower = ports.host.ownerOf(event.accountId);
+    const leader = ports.host.ownerOf(event.leaderAccountId);
+    if (!follower) continue;
+    await ports.db
+      .insertInto('copy_fee_settlements')
+      .values({
+        id: newId(),
+        tenant_id: follower.tenantId,
+        copy_account_id: event.accountId,
+        leader_account_id: event.leaderAccountId,
+        follower_user_id: follower.userId,
+        leader_user_id: leader?.userId ?? '',
+        kind: event.reason === 'period' ? 'weekly' : 'stop',
+        period_key: `${event.reason}:${event.time}`,
+        profit: event.profit,
+        mark_before: event.markBefore,
+        mark_after: event.markAfter,
+        fee: event.fee,
+        currency: ports.host.core.account(event.accountId)?.currency ?? '',
+        credited: event.credited,
+        leader_currency: ports.host.core.account(event.leaderAccountId)?.currency ?? '',
+        ledger_tx_id: event.ledgerTxId,
+      })
+      .onConflict((oc) => oc.columns(['copy_account_id', 'period_key']).doNothing())
+      .execute();
+  }
+}
+
+export const settledOf = (events: readonly TEngineEvent[]): TSettled | undefined => {
+  const event = events.find((e): e is TFeeEvent => e.type === 'copy_fee_settled');
+  return event
+    ? {
+        fee: event.fee,
+        credited: event.credited,
+        profit: event.profit,
+        markBefore: event.markBefore,
+        markAfter: event.markAfter,
+      }
+    : undefined;
+};
+
+/**
+ * Settles one running copy's fee for one period (`periodKey`: a repeat answers the first settlement)
+ * and records it. Undefined when the copy has no running relation.
  */
 export async function settleCopyFee(
   ports: TCopyPorts,
-  input: { tenantId: string; copyAccountId: number; kind: 'weekly' | 'stop'; periodKey: string },
+  input: { copyAccountId: number; periodKey: string },
 ): Promise<TSettled | undefined> {
-  const relation = ports.host.core.copyRelation(input.copyAccountId);
-  if (!relation) return undefined;
+  if (!ports.host.core.copyRelation(input.copyAccountId)) return undefined;
   const result = await submitOrThrow(ports.host, {
     type: 'settle_copy_fee',
     clientKey: `copyfee:${input.periodKey}`,
     time: Date.now(),
     accountId: input.copyAccountId,
   });
-  const event = result.events.find((e) => e.type === 'copy_fee_settled');
-  if (event?.type !== 'copy_fee_settled') return undefined;
-  const follower = ports.host.ownerOf(input.copyAccountId);
-  const leader = ports.host.ownerOf(event.leaderAccountId);
-  const copyView = ports.host.core.account(input.copyAccountId);
-  const leaderView = ports.host.core.account(event.leaderAccountId);
-  // a settlement that moved nothing and left the mark is not worth a row (most weeks of a losing copy)
-  if (event.fee > 0 || event.markAfter !== event.markBefore)
-    await ports.db
-      .insertInto('copy_fee_settlements')
-      .values({
-        id: newId(),
-        tenant_id: input.tenantId,
-        copy_account_id: input.copyAccountId,
-        leader_account_id: event.leaderAccountId,
-        follower_user_id: follower?.userId ?? '',
-        leader_user_id: leader?.userId ?? '',
-        kind: input.kind,
-        period_key: input.periodKey,
-        profit: event.profit,
-        mark_before: event.markBefore,
-        mark_after: event.markAfter,
-        fee: event.fee,
-        currency: copyView?.currency ?? '',
-        credited: event.credited,
-        leader_currency: leaderView?.currency ?? '',
-        ledger_tx_id: event.ledgerTxId,
-      })
-      .onConflict((oc) => oc.columns(['copy_account_id', 'period_key']).doNothing())
-      .execute();
-  return {
-    fee: event.fee,
-    credited: event.credited,
-    profit: event.profit,
-    markBefore: event.markBefore,
-    markAfter: event.markAfter,
-  };
+  await recordSettlements(ports, result.events);
+  return settledOf(result.events);
+}
+
+/**
+ * Keeps the settlement record of fees the engine charges on its own (a copy stop-loss or take-profit
+ * reached on a tick ends the relation and settles it): a listener on the committed events.
+ */
+export function recordFeesAsTheyHappen(ports: TCopyPorts): () => void {
+  return ports.host.onEvents((events) => {
+    if (!events.some((e) => e.type === 'copy_fee_settled')) return;
+    recordSettlements(ports, events).catch((error: unknown) =>
+      ports.log?.warn({ err: error }, 'copy fee settlement not recorded'),
+    );
+  });
 }
 
 /**
@@ -104,12 +135,7 @@ export async function settlePeriod(
     const owner = ports.host.ownerOf(id);
     if (!owner) continue;
     try {
-      const result = await settleCopyFee(ports, {
-        tenantId: owner.tenantId,
-        copyAccountId: id,
-        kind: 'weekly',
-        periodKey: `${id}:${periodKey}`,
-      });
+      const result = await settleCopyFee(ports, { copyAccountId: id, periodKey: `${id}:${periodKey}` });
       if (result) {
         settled++;
         if (result.fee > 0) fees++;
@@ -135,8 +161,11 @@ export class CopyFeeSchedule {
     private readonly periodMs: number | null = null,
   ) {}
 
+  private unlisten: (() => void) | null = null;
+
   async start(): Promise<void> {
     this.stopped = false;
+    this.unlisten = recordFeesAsTheyHappen(this.ports);
     this.running = settlePeriod(this.ports, lastPeriodEnd(Date.now(), this.periodMs));
     await this.running;
     this.arm();
@@ -157,6 +186,7 @@ export class CopyFeeSchedule {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unlisten?.();
     if (this.timer) clearTimeout(this.timer);
     await this.running.catch(() => undefined);
   }

@@ -20,7 +20,7 @@ import {
   traderOf,
   unitsToLots,
 } from '../trading';
-import { settleCopyFee } from './fees';
+import { recordSettlements, settledOf } from './fees';
 import { approvedLeader, bpPercent, percentBp } from './leaders';
 import type { TCopyPorts } from './ports';
 
@@ -95,7 +95,16 @@ export function controlsOf(controls: TCopyControls | undefined) {
 
 /** A relation as stored (a stopped one is only in the database). */
 async function storedRelation(ports: TCopyPorts, accountId: number): Promise<TCopyRelationView | undefined> {
-  return ports.host.core.copyRelation(accountId) ?? (await storedCopyRelation(ports.db, accountId));
+  const running = ports.host.core.copyRelation(accountId);
+  if (running) return running;
+  let stored = await storedCopyRelation(ports.db, accountId);
+  // gone from the engine but still running in the database: its end (a tick's copy stop-loss, say)
+  // is being committed; answer what it committed
+  if (stored && stored.status !== 'stopped') {
+    await ports.host.idle();
+    stored = await storedCopyRelation(ports.db, accountId);
+  }
+  return stored;
 }
 
 /** The copies (copy sub-accounts with a relation, running or stopped) as the trader sees them. */
@@ -354,8 +363,8 @@ export async function pauseCopy(
 }
 
 /**
- * followstop: the leader's fee is settled first (on the realised profit), then the relation ends,
- * closing the copies (reason 4) or keeping them as the follower's own. With no position left, the
+ * followstop: the relation ends, closing the copies (reason 4) or keeping them as the follower's
+ * own, and the engine settles the leader's fee in the same step on the realised profit. With no position left, the
  * whole balance goes back to the main account (transfer_follow_in) and the empty copy account is
  * closed; kept positions keep their money (take it back later with followfunds).
  */
@@ -368,20 +377,16 @@ export async function stopCopy(
   const key = `stop:${input.idempotencyKey}`;
   let fee = 0;
   if (relation.status !== 'stopped') {
-    const settled = await settleCopyFee(ports, {
-      tenantId: actor.tenantId,
-      copyAccountId: view.accountId,
-      kind: 'stop',
-      periodKey: `stop:${relation.createdAt}`,
-    });
-    fee = settled?.fee ?? 0;
-    await submitOrThrow(ports.host, {
+    // the engine settles the leader's fee as the relation ends, on everything realised, closes included
+    const result = await submitOrThrow(ports.host, {
       type: 'stop_copy',
       clientKey: key,
       time: Date.now(),
       accountId: view.accountId,
       closePositions: input.closePositions,
     });
+    await recordSettlements(ports, result.events);
+    fee = settledOf(result.events)?.fee ?? 0;
     await audit(ports, actor, 'copy.follow.stop', view.accountId, {
       leader: relation.leaderAccountId,
       closePositions: input.closePositions,
@@ -444,6 +449,22 @@ export async function moveCopyFunds(
     amount: input.amount,
     idempotencyKey: `funds:${input.idempotencyKey}`,
   });
+  // a stopped copy whose kept positions are gone and whose money is back is closed (it no longer
+  // counts among the main account's copy accounts)
+  const after = ports.host.core.account(view.accountId);
+  if (
+    relation.status === 'stopped' &&
+    after &&
+    !after.closed &&
+    after.balance === 0 &&
+    ports.host.core.positionsOf(view.accountId).length === 0
+  )
+    await submitOrThrow(ports.host, {
+      type: 'close_account',
+      clientKey: `funds:${input.idempotencyKey}:close`,
+      time: Date.now(),
+      accountId: view.accountId,
+    });
   return copyView(ports, actor, input.copy_account_id);
 }
 

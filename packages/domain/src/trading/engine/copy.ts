@@ -311,6 +311,12 @@ export function setLeader(st: EngineState, account: Account, c: TSetLeaderComman
 export function settleCopyFee(st: EngineState, follower: Account): TOutcome<null> {
   const relation = follower.copy;
   if (relation === null) return 'COPY_NOT_FOUND';
+  return chargeFee(st, relation, 'period');
+}
+
+/** The fee settlement of a relation (see `settleCopyFee`), weekly or as the relation ends. */
+function chargeFee(st: EngineState, relation: CopyRelation, reason: 'period' | 'stop'): TOutcome<null> {
+  const follower = relation.follower;
   const leader = relation.leader;
   const allocated = -follower.totalIn - follower.totalOut;
   const profit = follower.balance - allocated + relation.feesPaid;
@@ -364,6 +370,7 @@ export function settleCopyFee(st: EngineState, follower: Account): TOutcome<null
     type: 'copy_fee_settled',
     accountId: follower.id,
     leaderAccountId: leader.id,
+    reason,
     profit,
     markBefore,
     markAfter,
@@ -393,6 +400,9 @@ function endRelation(st: EngineState, relation: CopyRelation, reason: TCopyStopR
       closePosition(st, p, p.volume, CloseReason.COPY_TRADE);
     else unlinkCopy(st, p);
   }
+  // the leader's fee on what the copy realised, closes included (spec: at unfollow); not when an
+  // account closed (the leader's can take nothing; the follower's is being paid out)
+  if (reason !== 'leader_closed' && reason !== 'follower_closed') chargeFee(st, relation, 'stop');
   detachRelation(st, relation);
   emitRelation(st, relation, 'stopped', reason);
 }

@@ -3,6 +3,7 @@ import type { TAccountType, TTradeType } from '../calculations';
 import type { TTradingErrorCode } from '../errors';
 import type { TCloseReason, TPendingType, TRestrictions, TSide } from '../orders';
 import type { TCopySettings } from './commands';
+import type { TStrategyAction, TStrategyView } from './strategy/types';
 
 export type TLedgerKind =
   | 'initial_balance'
@@ -48,6 +49,8 @@ export interface TPositionView {
   commission: number;
   /** A copied position: the leader's position it copies (null for the account's own positions). */
   parentTicket: number | null;
+  /** A bot's position: its strategy (null for the trader's own). */
+  strategyId: number | null;
 }
 
 export interface TOrderView {
@@ -63,9 +66,17 @@ export interface TOrderView {
   takeProfit: number | null;
   stopLoss: number | null;
   time: number;
+  /** A bot's order: its strategy (null for the trader's own). */
+  strategyId: number | null;
 }
 
-export type TOrderCancelReason = 'client' | 'insufficient_margin' | 'restricted' | 'account_closed';
+/** `strategy`: cancelled by its bot (stopped, or its range moved). */
+export type TOrderCancelReason =
+  | 'client'
+  | 'insufficient_margin'
+  | 'restricted'
+  | 'account_closed'
+  | 'strategy';
 
 export type TCopyStatus = 'active' | 'paused' | 'stopped';
 
@@ -150,6 +161,8 @@ export type TEngineEvent =
       reason: TCloseReason;
       /** A copy's leader position (null for the account's own positions). */
       parentTicket: number | null;
+      /** A bot's position: its strategy. */
+      strategyId: number | null;
       time: number;
     }
   | { type: 'order_placed'; order: TOrderView; time: number }
@@ -206,12 +219,33 @@ export type TEngineEvent =
       type: 'copy_fee_settled';
       accountId: number;
       leaderAccountId: number;
+      /** `period`: a weekly settlement (`settle_copy_fee`); `stop`: the relation ended (follower, copy stop-loss or take-profit). */
+      reason: 'period' | 'stop';
       profit: number;
       markBefore: number;
       markAfter: number;
       fee: number;
       credited: number;
       ledgerTxId: number | null;
+      time: number;
+    };
+
+  /** A bot started, changed state, or changed what it holds (persisted: a restart restores it exactly). */
+  | { type: 'strategy_changed'; accountId: number; strategy: TStrategyView; time: number }
+  /** What a bot did and why: its log. */
+  | {
+      type: 'strategy_log';
+      accountId: number;
+      strategyId: number;
+      action: TStrategyAction;
+      /** Why: a stop reason, a refusal code, a close reason, the trigger... */
+      reason: string | null;
+      /** The grid cell (index) or martingale add (number) it concerns. */
+      level: number | null;
+      price: number | null;
+      volume: number | null;
+      ticket: number | null;
+      profit: number | null;
       time: number;
     };
 
