@@ -71,6 +71,7 @@ const order: TOrderView = {
   takeProfit: 360_000,
   stopLoss: null,
   time: 1_763_900_000_500,
+  strategyId: null,
 };
 
 function state(

@@ -24,6 +24,7 @@ import { createState, quote, setProfile } from './engine/market';
 import { previewOpen } from './engine/order-entry';
 import { restoreInto, type TEngineSnapshot, takeSnapshot } from './engine/snapshot';
 import type { EngineState, TEngineConfig } from './engine/state';
+import { strategyReport, type TStrategyReport } from './engine/strategy/run';
 import { primeQuotes, tick } from './engine/triggers';
 import {
   accountIds,
@@ -62,7 +63,9 @@ export {
   type TSetLevelsCommand,
   type TSetProfileCommand,
   type TSetRestrictionsCommand,
+  type TStartStrategyCommand,
   type TStopCopyCommand,
+  type TStopStrategyCommand,
 } from './engine/commands';
 export type {
   TAccountView,
@@ -79,7 +82,7 @@ export type {
   TPosting,
 } from './engine/events';
 export { LedgerAccount, traderLedgerAccount } from './engine/ledger';
-export type { TAccountRow, TEngineSnapshot, TPositionRow } from './engine/snapshot';
+export type { TAccountRow, TEngineSnapshot, TOrderRow, TPositionRow } from './engine/snapshot';
 export {
   DEFAULT_MARGIN_CALL_BP,
   DEFAULT_STOP_OUT_BP,
@@ -89,6 +92,24 @@ export {
   MAX_FOLLOWERS,
   type TEngineConfig,
 } from './engine/state';
+export type { TStrategyReport } from './engine/strategy/run';
+export type {
+  TGridCell,
+  TGridParams,
+  TGridParamsInput,
+  TGridRuntime,
+  TMartingaleParams,
+  TMartingaleParamsInput,
+  TMartingaleRuntime,
+  TStrategyAction,
+  TStrategyKind,
+  TStrategySpec,
+  TStrategySpecInput,
+  TStrategyState,
+  TStrategyStopReason,
+  TStrategyView,
+} from './engine/strategy/types';
+export { STRATEGY_STATES } from './engine/strategy/types';
 
 export class TradingEngine {
   private readonly st: EngineState;
@@ -192,6 +213,23 @@ export class TradingEngine {
   copyRelation(accountId: number): TCopyRelationView | undefined {
     const relation = this.st.copyRelations.get(accountId);
     return relation === undefined ? undefined : relationView(relation);
+  }
+
+  /**
+   * A bot waiting, running, or stopped with positions open (as stored, plus its unrealised profit and
+   * what it holds); undefined once stopped and closed (its stored row keeps it).
+   */
+  strategy(strategyId: number): TStrategyReport | undefined {
+    const bot = this.st.strategies.get(strategyId);
+    return bot === undefined ? undefined : strategyReport(bot);
+  }
+
+  /** The bots in the engine, in strategy id order (all of them, or one account's). */
+  strategies(accountId?: number): TStrategyReport[] {
+    return [...this.st.strategies.values()]
+      .filter((bot) => accountId === undefined || bot.account.id === accountId)
+      .sort((a, b) => a.id - b.id)
+      .map((bot) => strategyReport(bot));
   }
 
   /** The copy accounts following a leader's main account, in id order. */

@@ -63,6 +63,22 @@ export const TRADING_ERROR_CODES = [
   'COPY_ALREADY_FOLLOWING',
   /** The copy account copies nobody. */
   'COPY_NOT_FOUND',
+  /** Strategies (issue 19): not a strategy sub-account, or its main account is another's. */
+  'STRATEGY_NOT_ALLOWED',
+  /** Spec 6: novice mode (trade type 1) cannot use strategies. */
+  'STRATEGY_NOVICE_MODE',
+  /** The strategy account runs a bot already, or holds positions or orders a new bot would not own. */
+  'STRATEGY_ACCOUNT_BUSY',
+  /** The strategy id is in use. */
+  'STRATEGY_EXISTS',
+  /** No such bot on this account (or it is stopped and closed). */
+  'STRATEGY_NOT_FOUND',
+  /** A bot's parameter is out of range (levels, grids, volumes, steps, prices, percentages). */
+  'STRATEGY_INVALID',
+  /** The order or position belongs to a running bot: stop the bot first. */
+  'STRATEGY_MANAGED',
+  /** The bot is stopped already and holds nothing to close. */
+  'STRATEGY_STOPPED',
 ] as const;
 
 export type TTradingErrorCode = (typeof TRADING_ERROR_CODES)[number];

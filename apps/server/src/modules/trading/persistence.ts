@@ -4,9 +4,11 @@ import type {
   TCopyRelationView,
   TEngineEvent,
   TEngineSnapshot,
+  TOrderRow,
   TOrderView,
   TPositionRow,
   TradingEngine,
+  TStrategyView,
 } from '@broker/domain/trading/engine-core';
 import type { TPendingType, TRestrictions, TSide } from '@broker/domain/trading/orders';
 import { sql } from 'kysely';
@@ -45,6 +47,8 @@ type TDealRow = {
   reason: number;
   /** A copy's deal: the leader's position it followed. */
   parent_ticket?: number | null;
+  /** A bot's deal: its strategy. */
+  strategy_id?: number | null;
 };
 type TFinishedOrderRow = {
   id: number;
@@ -62,6 +66,19 @@ type TFinishedOrderRow = {
   cancel_reason: string | null;
   position_id: number | null;
   fill_price: number | null;
+  strategy_id?: number | null;
+};
+type TStrategyLogRow = {
+  strategy_id: number;
+  account_id: number;
+  action: string;
+  reason: string | null;
+  level: number | null;
+  price: number | null;
+  volume: number | null;
+  ticket: number | null;
+  profit: number | null;
+  created_at: number;
 };
 type TCopySkipRow = {
   account_id: number;
@@ -95,6 +112,9 @@ export interface TBatchItem {
   relations?: TCopyRelationView[];
   /** Leader trades a follower did not copy. */
   skips?: TCopySkipRow[];
+  /** Bots as each strategy_changed event left them (the later wins), and what they did. */
+  strategies?: TStrategyView[];
+  strategyLogs?: TStrategyLogRow[];
   owner?: TAccountOwner;
   /** `nonce`: the order signature's session-scoped nonce, kept so a restart still knows it. */
   idempotency?: { key: string; fingerprint: string; result: unknown; nonce?: string | null };
@@ -106,10 +126,11 @@ export interface TBatchItem {
  */
 export interface TShadow {
   positions: Map<number, TPositionRow>;
-  orders: Map<number, TOrderView>;
+  orders: Map<number, TOrderRow>;
 }
 
 const n = (value: string | number | null): number | null => (value === null ? null : Number(value));
+const json = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
 function accountOf(event: TEngineEvent): number {
   if ('accountId' in event) return event.accountId;
@@ -169,6 +190,8 @@ export function captureBatchItem(
   const ledger: TLedgerRow[] = [];
   const relations: TCopyRelationView[] = [];
   const skips: TCopySkipRow[] = [];
+  const strategies: TStrategyView[] = [];
+  const strategyLogs: TStrategyLogRow[] = [];
   for (const event of events) {
     const state = stateOf(engine, states, accountOf(event));
     if (!state) continue;
@@ -195,6 +218,7 @@ export function captureBatchItem(
             cancel_reason: null,
             position_id: p.positionId,
             fill_price: p.openPrice,
+            strategy_id: p.strategyId,
           });
         }
         break;
@@ -205,6 +229,23 @@ export function captureBatchItem(
         break;
       case 'copy_relation_changed':
         relations.push(event.relation);
+        break;
+      case 'strategy_changed':
+        strategies.push(event.strategy);
+        break;
+      case 'strategy_log':
+        strategyLogs.push({
+          strategy_id: event.strategyId,
+          account_id: event.accountId,
+          action: event.action,
+          reason: event.reason,
+          level: event.level,
+          price: event.price,
+          volume: event.volume,
+          ticket: event.ticket,
+          profit: event.profit,
+          created_at: event.time,
+        });
         break;
       case 'copy_skipped':
         skips.push({
@@ -237,6 +278,7 @@ export function captureBatchItem(
           commission: full ? (before?.commission ?? 0) : 0,
           reason: event.reason,
           parent_ticket: event.parentTicket,
+          strategy_id: event.strategyId,
         });
         touchPosition(engine, shadow, state, event.positionId);
         if (full) shadow.positions.delete(event.positionId);
@@ -285,6 +327,7 @@ export function captureBatchItem(
             cancel_reason: event.type === 'order_cancelled' ? event.reason : null,
             position_id: event.type === 'order_filled' ? event.positionId : null,
             fill_price: event.type === 'order_filled' ? event.price : null,
+            strategy_id: order.strategyId ?? null,
           });
         state.orders.set(event.orderId, null);
         shadow.orders.delete(event.orderId);
@@ -302,6 +345,8 @@ export function captureBatchItem(
     ledger,
     ...(relations.length > 0 ? { relations } : {}),
     ...(skips.length > 0 ? { skips } : {}),
+    ...(strategies.length > 0 ? { strategies } : {}),
+    ...(strategyLogs.length > 0 ? { strategyLogs } : {}),
   };
 }
 
@@ -400,6 +445,7 @@ const PARTS = {
     ['commission', 'bigint'],
     ['reason', 'smallint'],
     ['parent_ticket', 'bigint'],
+    ['strategy_id', 'bigint'],
   ],
   finished: [
     ['id', 'bigint'],
@@ -417,6 +463,7 @@ const PARTS = {
     ['cancel_reason', 'text'],
     ['position_id', 'bigint'],
     ['fill_price', 'bigint'],
+    ['strategy_id', 'bigint'],
   ],
   ledger: [
     ['tx_id', 'bigint'],
@@ -451,6 +498,7 @@ const PARTS = {
     ['swap', 'bigint'],
     ['commission', 'bigint'],
     ['parent_ticket', 'bigint'],
+    ['strategy_id', 'bigint'],
   ],
   ordersGone: [['id', 'bigint']],
   orders: [
@@ -465,6 +513,7 @@ const PARTS = {
     ['take_profit', 'bigint'],
     ['stop_loss', 'bigint'],
     ['placed_time', 'bigint'],
+    ['strategy_id', 'bigint'],
   ],
   copyRelations: [
     ['account_id', 'bigint'],
@@ -493,6 +542,31 @@ const PARTS = {
     ['action', 'text'],
     ['reason', 'text'],
     ['volume', 'integer'],
+    ['created_at', 'bigint'],
+  ],
+  strategies: [
+    ['id', 'bigint'],
+    ['account_id', 'bigint'],
+    ['kind', 'text'],
+    ['symbol', 'text'],
+    ['state', 'text'],
+    ['stop_reason', 'text'],
+    ['params', 'jsonb'],
+    ['runtime', 'jsonb'],
+    ['realized_profit', 'bigint'],
+    ['created_at', 'bigint'],
+    ['updated_at', 'bigint'],
+  ],
+  strategyLogs: [
+    ['strategy_id', 'bigint'],
+    ['account_id', 'bigint'],
+    ['action', 'text'],
+    ['reason', 'text'],
+    ['level', 'integer'],
+    ['price', 'bigint'],
+    ['volume', 'integer'],
+    ['ticket', 'bigint'],
+    ['profit', 'bigint'],
     ['created_at', 'bigint'],
   ],
 } as const satisfies Record<string, readonly (readonly [string, string])[]>;
@@ -540,6 +614,12 @@ const STATEMENTS: Record<TPart, (select: string) => string> = {
       'excluded',
     )}`,
   copySkips: (select) => `insert into copy_skips (${columnList('copySkips')}) ${select}`,
+  strategies: (select) =>
+    `insert into strategies (${columnList('strategies')}) ${select} on conflict ("id") do update set ${updateSet(
+      ['state', 'stop_reason', 'params', 'runtime', 'realized_profit', 'updated_at'],
+      'excluded',
+    )}`,
+  strategyLogs: (select) => `insert into strategy_logs (${columnList('strategyLogs')}) ${select}`,
 };
 
 const commitStatements = new Map<number, { name: string; text: string }>();
@@ -617,6 +697,7 @@ export async function persistBatch(
         d.commission,
         d.reason,
         d.parent_ticket ?? null,
+        d.strategy_id ?? null,
       );
     for (const f of item.finished)
       parts.finished.push(
@@ -635,6 +716,7 @@ export async function persistBatch(
         f.cancel_reason,
         f.position_id,
         f.fill_price,
+        f.strategy_id ?? null,
       );
     for (const l of item.ledger)
       parts.ledger.push(
@@ -658,6 +740,19 @@ export async function persistBatch(
         k.volume,
         k.created_at,
       );
+    for (const g of item.strategyLogs ?? [])
+      parts.strategyLogs.push(
+        g.strategy_id,
+        g.account_id,
+        g.action,
+        g.reason,
+        g.level,
+        g.price,
+        g.volume,
+        g.ticket,
+        g.profit,
+        g.created_at,
+      );
     if (item.idempotency)
       parts.idempotency.push(
         item.idempotency.key,
@@ -671,8 +766,10 @@ export async function persistBatch(
   const positions = new Map<number, TPositionRow | null>();
   const orders = new Map<number, TOrderView | null>();
   const relations = new Map<number, TCopyRelationView>();
+  const strategies = new Map<number, TStrategyView>();
   for (const item of items) {
     for (const relation of item.relations ?? []) relations.set(relation.accountId, relation);
+    for (const strategy of item.strategies ?? []) strategies.set(strategy.strategyId, strategy);
     for (const [id, state] of item.states) {
       latestRows.set(id, state.row);
       for (const [k, v] of state.positions) positions.set(k, v);
@@ -721,6 +818,7 @@ export async function persistBatch(
         p.swap,
         p.commission,
         p.parentTicket ?? null,
+        p.strategyId ?? null,
       );
   for (const [id, o] of orders)
     if (!o) parts.ordersGone.push(id);
@@ -737,6 +835,7 @@ export async function persistBatch(
         o.takeProfit,
         o.stopLoss,
         o.time,
+        o.strategyId ?? null,
       );
   for (const r of relations.values())
     parts.copyRelations.push(
@@ -759,6 +858,22 @@ export async function persistBatch(
       r.hwm,
       r.feesPaid,
     );
+  for (const v of strategies.values()) {
+    const { strategyId, accountId, kind, params, state, stopReason, createdAt, updatedAt, ...runtime } = v;
+    parts.strategies.push(
+      strategyId,
+      accountId,
+      kind,
+      params.symbol,
+      state,
+      stopReason,
+      JSON.stringify(params),
+      JSON.stringify(runtime),
+      runtime.realizedProfit,
+      createdAt,
+      updatedAt,
+    );
+  }
   let mask = 0;
   const params: string[] = [];
   PART_ORDER.forEach((part, i) => {
@@ -775,7 +890,7 @@ export async function persistBatch(
 
 /** The engine's durable state as a snapshot to restore from (quotes come from the feed). */
 export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
-  const [maxima, accounts, positions, orders, relations, idempotency] = await Promise.all([
+  const [maxima, accounts, positions, orders, relations, strategies, idempotency] = await Promise.all([
     sql<{ ticket: string | null; tx: string | null }>`
       select greatest(
         (select max(id) from positions), (select max(id) from pending_orders),
@@ -791,6 +906,7 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       .where('status', '!=', 'stopped')
       .orderBy('account_id')
       .execute(),
+    db.selectFrom('strategies').selectAll().where('state', '!=', 'stopped_closed').orderBy('id').execute(),
     db.selectFrom('engine_idempotency').selectAll().execute(),
   ]);
   return {
@@ -839,6 +955,7 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       swap: Number(p.swap),
       commission: Number(p.commission),
       parentTicket: n(p.parent_ticket),
+      strategyId: n(p.strategy_id),
     })),
     orders: orders.map((o) => ({
       orderId: Number(o.id),
@@ -852,7 +969,22 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       takeProfit: n(o.take_profit),
       stopLoss: n(o.stop_loss),
       time: Number(o.placed_time),
+      strategyId: n(o.strategy_id),
     })),
+    strategies: strategies.map(
+      (r) =>
+        ({
+          strategyId: Number(r.id),
+          accountId: Number(r.account_id),
+          kind: r.kind,
+          params: json(r.params),
+          state: r.state,
+          stopReason: r.stop_reason,
+          createdAt: Number(r.created_at),
+          updatedAt: Number(r.updated_at),
+          ...(json(r.runtime) as object),
+        }) as TStrategyView,
+    ),
     copyRelations: relations.map((r) => ({
       accountId: Number(r.account_id),
       leaderAccountId: Number(r.leader_account_id),

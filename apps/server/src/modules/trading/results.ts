@@ -38,6 +38,16 @@ export const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
   COPY_LEADER_PAUSED: AppErrorCode.COPY_LEADER_PAUSED,
   COPY_ALREADY_FOLLOWING: AppErrorCode.COPY_ALREADY_FOLLOWING,
   COPY_NOT_FOUND: AppErrorCode.COPY_NOT_FOUND,
+  // Strategies (issue 19): mapped onto existing codes until the strategies module brings its own
+  // (-52xx, with their translations).
+  STRATEGY_NOT_ALLOWED: AppErrorCode.FORBIDDEN,
+  STRATEGY_NOVICE_MODE: AppErrorCode.FORBIDDEN,
+  STRATEGY_ACCOUNT_BUSY: AppErrorCode.GROUP_HAS_OPEN_TRADES,
+  STRATEGY_EXISTS: AppErrorCode.IDEMPOTENCY_CONFLICT,
+  STRATEGY_NOT_FOUND: AppErrorCode.RECORD_NOT_FOUND,
+  STRATEGY_INVALID: AppErrorCode.VALIDATION_FAILED,
+  STRATEGY_MANAGED: AppErrorCode.ACCOUNT_RESTRICTED,
+  STRATEGY_STOPPED: AppErrorCode.ORDER_ALREADY_DONE,
 };
 
 /** Engine errors that share a spec code but deserve their own message. */

@@ -47,6 +47,8 @@ export interface PositionsTable {
   commission: BigintColumn;
   /** A copy: the leader's position it follows. */
   parent_ticket: ColumnType<string | number | null, number | null | undefined, number | null>;
+  /** A bot's position: its strategy. */
+  strategy_id: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
 export interface PendingOrdersTable {
@@ -61,6 +63,8 @@ export interface PendingOrdersTable {
   take_profit: NullableBigint;
   stop_loss: NullableBigint;
   placed_time: BigintColumn;
+  /** A bot's order: its strategy. */
+  strategy_id: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
 export interface DealsTable {
@@ -80,6 +84,8 @@ export interface DealsTable {
   reason: number;
   /** A copy's deal: the leader's position it followed. */
   parent_ticket: ColumnType<string | number | null, number | null | undefined, number | null>;
+  /** A bot's deal: its strategy. */
+  strategy_id: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderHistoryTable {
@@ -98,6 +104,8 @@ export interface OrderHistoryTable {
   cancel_reason: string | null;
   position_id: NullableBigint;
   fill_price: NullableBigint;
+  /** A bot's order: its strategy. */
+  strategy_id: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
 export interface LedgerEntriesTable {
@@ -178,6 +186,36 @@ export interface CopySkipsTable {
   created_at: BigintColumn;
 }
 
+/** Strategy bots (issue 19): each bot as the engine left it (migration 026). */
+export interface StrategiesTable {
+  id: BigintColumn;
+  account_id: BigintColumn;
+  kind: 'grid' | 'martingale';
+  symbol: string;
+  state: 'waiting' | 'running' | 'stopped_open' | 'stopped_closed';
+  stop_reason: string | null;
+  params: ColumnType<unknown, string, string>;
+  runtime: ColumnType<unknown, string, string>;
+  realized_profit: BigintColumn;
+  created_at: BigintColumn;
+  updated_at: BigintColumn;
+}
+
+/** What a bot did and why. */
+export interface StrategyLogsTable {
+  id: Generated<string>;
+  strategy_id: BigintColumn;
+  account_id: BigintColumn;
+  action: string;
+  reason: string | null;
+  level: number | null;
+  price: NullableBigint;
+  volume: number | null;
+  ticket: NullableBigint;
+  profit: NullableBigint;
+  created_at: BigintColumn;
+}
+
 /** The tables the trading module owns: only its files write them; other modules call its use cases (ADR 011). */
 export interface TTradingSchema {
   account_groups: AccountGroupsTable;
@@ -190,5 +228,7 @@ export interface TTradingSchema {
   order_history: OrderHistoryTable;
   pending_orders: PendingOrdersTable;
   positions: PositionsTable;
+  strategies: StrategiesTable;
+  strategy_logs: StrategyLogsTable;
   trading_accounts: TradingAccountsTable;
 }

@@ -69,6 +69,7 @@ export function createAccount(st: EngineState, c: TCreateAccountCommand): TOutco
     followers: null,
     followersPaused: false,
     leaderSuspended: false,
+    bot: null,
   });
   if (parentId !== null) st.accounts.get(parentId)?.children.push(account);
   emit(st, { type: 'account_created', accountId: account.id, time: st.now });

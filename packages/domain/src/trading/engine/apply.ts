@@ -25,7 +25,8 @@ import {
 } from './order-entry';
 import { rollover } from './rollover';
 import type { EngineState } from './state';
-import { checkMargins, followLeaders } from './triggers';
+import { startStrategy, stopStrategy } from './strategy/run';
+import { checkMargins, followLeaders, followStrategies } from './triggers';
 
 /** The fingerprint recorded when this command's key was applied (no recomputing), else its own. */
 export function recordedFingerprint(st: EngineState, command: TCommand): string {
@@ -62,6 +63,7 @@ export function applyCommand(st: EngineState, command: TCommand): TApplyResult {
     checkMargins(st);
     const own = eventsSoFar(st).length;
     followLeaders(st);
+    followStrategies(st, null, undefined);
     const events = eventsSoFar(st);
     result = { ok: true, events, ticket };
     kept = events.length > own ? { ok: true, events: events.slice(0, own), ticket } : result;
@@ -132,5 +134,9 @@ function execute(st: EngineState, command: TCommand): TOutcome<number | null> {
       return setLeader(st, account, command);
     case 'settle_copy_fee':
       return settleCopyFee(st, account);
+    case 'start_strategy':
+      return startStrategy(st, account, command);
+    case 'stop_strategy':
+      return stopStrategy(st, account, command);
   }
 }

@@ -2,6 +2,7 @@
 import type { TAccountType, TTradeType } from '../calculations';
 import type { TTradingErrorCode } from '../errors';
 import type { TCloseReason, TPendingType, TRestrictions, TSide } from '../orders';
+import type { TStrategySpecInput } from './strategy/types';
 
 /** What a command's handler returns: the reason it was refused, else `T` (null, or the new ticket). */
 export type TOutcome<T> = TTradingErrorCode | T;
@@ -285,6 +286,29 @@ export interface TSettleCopyFeeCommand extends TCommandBase {
   accountId: number;
 }
 
+/**
+ * Starts a grid or martingale bot on a strategy sub-account (docs/strategies.md): one bot at a time per
+ * strategy account, which must hold no position or order. `strategyId` is the server's number for it;
+ * every order and position the bot makes carries it.
+ */
+export type TStartStrategyCommand = TCommandBase & {
+  type: 'start_strategy';
+  accountId: number;
+  strategyId: number;
+} & TStrategySpecInput;
+
+/**
+ * Stops a bot at the trader's request: its pending orders are cancelled, and its positions closed at
+ * the market with close reason 6, or kept ("stopped with position open": a later close by the trader
+ * is reason 6 too). On a bot already stopped with positions open, `closePositions` closes them.
+ */
+export interface TStopStrategyCommand extends TCommandBase {
+  type: 'stop_strategy';
+  accountId: number;
+  strategyId: number;
+  closePositions: boolean;
+}
+
 export type TCommand =
   | TCreateAccountCommand
   | TOpenMarketCommand
@@ -308,7 +332,9 @@ export type TCommand =
   | TStopCopyCommand
   | TPauseCopyCommand
   | TSetLeaderCommand
-  | TSettleCopyFeeCommand;
+  | TSettleCopyFeeCommand
+  | TStartStrategyCommand
+  | TStopStrategyCommand;
 
 /** The idempotency scope of a command: its account's, or engine-wide for account-less commands. */
 export function idempotencyKeyOf(command: TCommand): string {

@@ -228,8 +228,7 @@ export type TEngineEvent =
       credited: number;
       ledgerTxId: number | null;
       time: number;
-    };
-
+    }
   /** A bot started, changed state, or changed what it holds (persisted: a restart restores it exactly). */
   | { type: 'strategy_changed'; accountId: number; strategy: TStrategyView; time: number }
   /** What a bot did and why: its log. */

@@ -1,11 +1,11 @@
 /** The engine's self-check: every running figure recomputed from scratch and compared. */
 import { isMetaTrader } from '../calculations';
-import { mulDiv, profitMinor } from '../money';
+import { profitMinor } from '../money';
 import { stopLossBook, type TBook, takeProfitBook } from '../orders';
 import { marginState } from '../trigger-book';
 import { orderTrigger, triggerId } from './positions';
 import type { EngineState, SymbolState } from './state';
-import { allocationOf, countsOf, floatingOf, marginOf, profitOf } from './views';
+import { countsOf, equityThresholds, floatingOf, marginOf, profitOf } from './views';
 
 /**
  * Recomputes every running figure from scratch and lists what disagrees: account floating profit and
@@ -107,16 +107,7 @@ function copyProblems(st: EngineState): string[] {
         problems.push(`account ${a.id} followers out of order`);
     }
     const slot = a.slot;
-    const allocation = allocationOf(a);
-    const settings = a.copy?.settings;
-    const stop =
-      settings?.stopLossBp != null && allocation > 0
-        ? mulDiv(allocation, 10_000 - settings.stopLossBp, 10_000, 'floor') + 1
-        : Number.NEGATIVE_INFINITY;
-    const take =
-      settings?.takeProfitBp != null && allocation > 0
-        ? mulDiv(allocation, 10_000 + settings.takeProfitBp, 10_000, 'ceil')
-        : Number.POSITIVE_INFINITY;
+    const [stop, take] = equityThresholds(a);
     if (st.risk.copyStopEquity[slot] !== stop || st.risk.copyTakeEquity[slot] !== take)
       problems.push(`account ${a.id} copy thresholds out of step`);
     if (

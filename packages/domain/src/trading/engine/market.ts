@@ -29,6 +29,7 @@ function newSymbolState(key: string, terms: TInstrumentTerms): SymbolState {
     time: 0,
     triggers: new SymbolTriggers(),
     affected: [],
+    bots: null,
     converters: [],
   };
 }

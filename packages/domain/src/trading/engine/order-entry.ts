@@ -45,6 +45,7 @@ import {
   removePositionTriggers,
 } from './positions';
 import { type Account, type EngineState, emit, type Order, type Position, type SymbolState } from './state';
+import { managedByBot, strategyCloseReason } from './strategy/guards';
 import { figuresOf, marginOf, orderView, riskEquity } from './views';
 
 function symbolFor(st: EngineState, account: Account, symbol: string): SymbolState | TTradingErrorCode {
@@ -206,6 +207,7 @@ export function placePending(st: EngineState, account: Account, c: TPlacePending
     takeProfit,
     stopLoss,
     time: st.now,
+    strategyId: null,
   };
   st.orders.set(order.ticket, order);
   account.orders.add(order);
@@ -237,7 +239,9 @@ export function modifyPosition(st: EngineState, account: Account, c: TModifyPosi
   if (typeof position === 'string') return position;
   const sym = position.sym;
   const error =
-    validateClosing(sym.terms, st.now) ?? stopsAllowed(account, c.takeProfit, c.stopLoss, position);
+    managedByBot(position) ??
+    validateClosing(sym.terms, st.now) ??
+    stopsAllowed(account, c.takeProfit, c.stopLoss, position);
   if (error) return error;
   const stopsError = validateStops({
     side: position.side,
@@ -268,7 +272,10 @@ export function modifyOrder(st: EngineState, account: Account, c: TModifyOrderCo
   if (typeof order === 'string') return order;
   const sym = order.sym;
   const limitPrice = c.limitPrice ?? null;
-  const error = validateClosing(sym.terms, st.now) ?? stopsAllowed(account, c.takeProfit, c.stopLoss, order);
+  const error =
+    managedByBot(order) ??
+    validateClosing(sym.terms, st.now) ??
+    stopsAllowed(account, c.takeProfit, c.stopLoss, order);
   if (error) return error;
   const distance = minDistance(sym.terms);
   // an activated stop-limit is a limit order now: only its limit price can move
@@ -314,6 +321,8 @@ export function modifyOrder(st: EngineState, account: Account, c: TModifyOrderCo
 export function cancelOrder(st: EngineState, account: Account, c: TCancelOrderCommand): TOutcome<null> {
   const order = ownedOrder(st, account, c.orderId);
   if (typeof order === 'string') return order;
+  const managed = managedByBot(order);
+  if (managed) return managed;
   removeOrder(st, order, 'client');
   return null;
 }
@@ -328,8 +337,11 @@ function closeReason(reason: TCloseReason | undefined): TCloseReason | null {
 export function closeCommand(st: EngineState, account: Account, c: TClosePositionCommand): TOutcome<null> {
   const position = ownedPosition(st, account, c.positionId);
   if (typeof position === 'string') return position;
-  const reason = closeReason(c.reason);
-  if (reason === null) return 'INVALID_CLOSE_REASON';
+  const given = closeReason(c.reason);
+  if (given === null) return 'INVALID_CLOSE_REASON';
+  const managed = managedByBot(position, given);
+  if (managed) return managed;
+  const reason = strategyCloseReason(position, given);
   const volume = c.volume ?? position.volume;
   // The no-close restriction binds the trader; the broker's own close (2, the dealer) is not held.
   const restricted =
@@ -357,10 +369,11 @@ export function closeAll(st: EngineState, account: Account, c: TCloseAllCommand)
   if (denied) return denied;
   const targets = account.positions.filter((p) => c.symbol === undefined || p.sym.terms.symbol === c.symbol);
   for (const p of targets) {
-    const error = validateClosing(p.sym.terms, st.now);
+    const error = managedByBot(p, reason) ?? validateClosing(p.sym.terms, st.now);
     if (error) return error;
   }
-  for (const p of targets.sort((a, b) => a.ticket - b.ticket)) closePosition(st, p, p.volume, reason);
+  for (const p of targets.sort((a, b) => a.ticket - b.ticket))
+    closePosition(st, p, p.volume, strategyCloseReason(p, reason));
   return null;
 }
 

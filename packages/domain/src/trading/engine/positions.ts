@@ -35,6 +35,7 @@ export function openPosition(
   costs: { margin: number; commission: number; profit: number },
   orderId: number | null,
   parentTicket: number | null = null,
+  strategyId: number | null = null,
 ): Position {
   const bucket = bucketFor(st, sym, account.currency);
   const position: Position = {
@@ -54,6 +55,7 @@ export function openPosition(
     bucketIndex: 0,
     accountIndex: 0,
     parentTicket,
+    strategyId,
   };
   attachPosition(st, position, costs.profit);
   emit(st, { type: 'position_opened', position: positionView(position), orderId, time: st.now });
@@ -169,6 +171,7 @@ export function closePosition(
     profit: realized,
     reason,
     parentTicket: position.parentTicket,
+    strategyId: position.strategyId,
     time: st.now,
   });
   if (realized !== 0) post(st, account, 'realized_pnl', realized, LedgerAccount.BROKER_PNL, position.ticket);

@@ -8,6 +8,9 @@ import type { TApplyResult, TCopyRelationView, TOrderView, TPositionView } from 
 import { bucketFor, quoteState, stateFor } from './market';
 import { addOrderTrigger, attachPosition } from './positions';
 import type { EngineState, Order, Position } from './state';
+import { strategyView } from './strategy/core';
+import { restoreBot } from './strategy/run';
+import type { TStrategyView } from './strategy/types';
 import { accountIds, ordersOf, positionsOf } from './views';
 
 export interface TAccountRow {
@@ -37,10 +40,15 @@ export interface TAccountRow {
   leaderSuspended?: boolean;
 }
 
-export type TPositionRow = Omit<TPositionView, 'profit' | 'parentTicket'> & {
+export type TPositionRow = Omit<TPositionView, 'profit' | 'parentTicket' | 'strategyId'> & {
   /** A copy's leader position (null or absent for the account's own positions). */
   parentTicket?: number | null;
+  /** A bot's position: its strategy (null or absent for the trader's own). */
+  strategyId?: number | null;
 };
+
+/** A pending order as stored (the strategy id may be absent in rows written before bots). */
+export type TOrderRow = Omit<TOrderView, 'strategyId'> & { strategyId?: number | null };
 
 /** Everything needed to rebuild the engine, as plain JSON-able rows. */
 export interface TEngineSnapshot {
@@ -51,7 +59,9 @@ export interface TEngineSnapshot {
   quotes: Array<{ symbol: string; bid: number; ask: number; time: number }>;
   accounts: TAccountRow[];
   positions: TPositionRow[];
-  orders: TOrderView[];
+  orders: TOrderRow[];
+  /** Bots waiting, running, or stopped with positions open, in strategy id order. */
+  strategies?: TStrategyView[];
   /** Copy relations running or paused (stopped ones are history), in copy-account id order. */
   copyRelations?: TCopyRelationView[];
   idempotency: Array<{ key: string; fingerprint: string; result: TApplyResult }>;
@@ -65,7 +75,7 @@ export function takeSnapshot(st: EngineState): TEngineSnapshot {
       quotes.push({ symbol: s.terms.symbol, bid: s.bid, ask: s.ask, time: s.time });
   const accounts: TAccountRow[] = [];
   const positions: TPositionRow[] = [];
-  const orders: TOrderView[] = [];
+  const orders: TOrderRow[] = [];
   for (const id of accountIds(st)) {
     const a = st.accounts.get(id)!;
     accounts.push({
@@ -106,6 +116,7 @@ export function takeSnapshot(st: EngineState): TEngineSnapshot {
     accounts,
     positions,
     orders,
+    strategies: [...st.strategies.values()].sort((a, b) => a.id - b.id).map((bot) => strategyView(bot)),
     copyRelations: [...st.copyRelations.values()]
       .sort((a, b) => a.follower.id - b.follower.id)
       .map((relation) => relationView(relation)),
@@ -163,6 +174,7 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       followers: null,
       followersPaused: row.followersPaused ?? false,
       leaderSuspended: row.leaderSuspended ?? false,
+      bot: null,
     });
     st.risk.setInCall(account.slot, row.marginCall);
   }
@@ -197,6 +209,8 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       feesPaid: feesPaid ?? 0,
     });
   }
+  // bots before the positions and orders that carry their ids
+  for (const view of snapshot.strategies ?? []) restoreBot(st, view);
   for (const row of snapshot.positions) {
     const account = st.accounts.get(row.accountId);
     const sym = account === undefined ? undefined : stateFor(st, account, row.symbol);
@@ -223,6 +237,7 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       bucketIndex: 0,
       accountIndex: 0,
       parentTicket: row.parentTicket ?? null,
+      strategyId: row.strategyId ?? null,
     };
     attachPosition(st, position, profit);
   }
@@ -244,6 +259,7 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       takeProfit: row.takeProfit,
       stopLoss: row.stopLoss,
       time: row.time,
+      strategyId: row.strategyId ?? null,
     };
     st.orders.set(order.ticket, order);
     account.orders.add(order);

@@ -10,6 +10,15 @@ import type { TPendingType, TRestrictions, TSide } from '../orders';
 import { AccountRiskBook, type SymbolTriggers } from '../trigger-book';
 import type { TCopySettings } from './commands';
 import type { TApplyResult, TEngineEvent } from './events';
+import type {
+  TGridParams,
+  TGridRuntime,
+  TMartingaleParams,
+  TMartingaleRuntime,
+  TStrategyKind,
+  TStrategyState,
+  TStrategyStopReason,
+} from './strategy/types';
 
 /** Demo accounts start with 100,000 of their currency (spec 9), in minor units. */
 export const DEMO_INITIAL_BALANCE_MINOR = 10_000_000;
@@ -70,6 +79,35 @@ export interface Account {
   followersPaused: boolean;
   /** A leader suspended by the broker: no new followers, nothing new copied. */
   leaderSuspended: boolean;
+  /** A strategy account's bot (waiting, running, or stopped with positions open); null otherwise. */
+  bot: Strategy | null;
+}
+
+/** A grid or martingale bot on a strategy account (strategy/), with what it holds. */
+export interface Strategy {
+  id: number;
+  account: Account;
+  sym: SymbolState;
+  kind: TStrategyKind;
+  grid: TGridParams | null;
+  martingale: TMartingaleParams | null;
+  state: TStrategyState;
+  stopReason: TStrategyStopReason | null;
+  createdAt: number;
+  updatedAt: number;
+  startedAt: number | null;
+  triggerAbove: boolean | null;
+  investmentBase: number;
+  realizedProfit: number;
+  fees: number;
+  closedTrades: number;
+  gridRun: TGridRuntime | null;
+  martingaleRun: TMartingaleRuntime | null;
+  /** Nothing to do while low < bid < high (recomputed whenever the bot changes). */
+  low: number;
+  high: number;
+  /** The last refusal logged, so a bot that cannot place an order logs it once, not every tick. */
+  lastRefusal: string | null;
 }
 
 /** A copy account copying a leader's main account: its settings, and how many copies are open. */
@@ -100,6 +138,8 @@ export interface SymbolState extends TQuote {
   triggers: SymbolTriggers;
   /** Buckets to revalue on this symbol's tick: its own, and those whose conversion reads it. */
   affected: Bucket[];
+  /** Running and waiting bots trading on this state, in strategy id order; null when none. */
+  bots: Strategy[] | null;
   /** Conversions that read this symbol's quote. */
   converters: Converter[];
 }
@@ -135,6 +175,8 @@ export interface Position {
   accountIndex: number;
   /** A copy: the leader's position it follows (null for the account's own positions). */
   parentTicket: number | null;
+  /** A bot's position: its strategy id (null for the trader's own). */
+  strategyId: number | null;
 }
 
 export interface Order {
@@ -149,6 +191,8 @@ export interface Order {
   takeProfit: number | null;
   stopLoss: number | null;
   time: number;
+  /** A bot's order: its strategy id (null for the trader's own). */
+  strategyId: number | null;
 }
 
 /** The mutable state of one engine; the parts of the engine are functions of it. */
@@ -167,6 +211,10 @@ export class EngineState {
   readonly copyRelations = new Map<number, CopyRelation>();
   /** The open copies of each leader position (by the leader's ticket), in ticket order. */
   readonly copiesByParent = new Map<number, Position[]>();
+  /** Bots waiting, running, or stopped with positions open, by strategy id. */
+  readonly strategies = new Map<number, Strategy>();
+  /** Bots changed in the step being applied: each reports `strategy_changed` once, at its end. */
+  readonly changedStrategies = new Set<Strategy>();
   readonly maxFollowedLeaders: number;
   readonly maxFollowers: number;
   readonly accountsBySlot: Account[] = [];

@@ -20,6 +20,13 @@ import { quoteState } from './market';
 import { marginAllows, openingCosts } from './order-entry';
 import { addOrderTrigger, closePosition, openPosition, removeOrder, removeOrderTrigger } from './positions';
 import { type Account, type EngineState, emit, type Order, type SymbolState } from './state';
+import {
+  flushStrategies,
+  stopBotOnThreshold,
+  strategyBands,
+  strategyEvents,
+  strategyPrices,
+} from './strategy/run';
 import { figuresOf, profitOf } from './views';
 
 const NO_EVENTS: readonly TEngineEvent[] = Object.freeze([]);
@@ -56,6 +63,7 @@ export function tick(
     }
   checkMargins(st);
   followLeaders(st);
+  if (st.strategies.size > 0) followStrategies(st, sym, profiles);
   const events = st.out ?? NO_EVENTS;
   st.out = null;
   return events;
@@ -158,6 +166,8 @@ function fillOrder(st: EngineState, order: Order): boolean {
     order.stopLoss,
     costs,
     order.ticket,
+    null,
+    order.strategyId,
   );
   return true;
 }
@@ -186,6 +196,34 @@ export function followLeaders(st: EngineState): void {
 }
 
 /**
+ * The bots' side of the step (strategy/run.ts): their reactions to its events, then (on a tick) the
+ * bots of the quoted symbol whose band the bid left, then the margin checks of what they did, again
+ * until nothing new happens (a stop-out stops its account's bot). Nothing to do, and nothing spent,
+ * while no bot exists.
+ */
+export function followStrategies(
+  st: EngineState,
+  sym: SymbolState | null,
+  profiles: readonly SymbolState[] | undefined,
+): void {
+  if (st.strategies.size === 0 && st.changedStrategies.size === 0) return;
+  st.risk.begin();
+  let cursor = strategyEvents(st, 0);
+  strategyBands(st);
+  if (sym !== null) {
+    if (sym.bots !== null) strategyPrices(st, sym.bots);
+    if (profiles !== undefined) for (const p of profiles) if (p.bots !== null) strategyPrices(st, p.bots);
+  }
+  for (let round = 0; round < 16; round++) {
+    cursor = strategyEvents(st, cursor);
+    checkMargins(st);
+    st.risk.begin();
+    if ((st.out?.length ?? 0) === cursor) break;
+  }
+  flushStrategies(st);
+}
+
+/**
  * Margin-checks the accounts this tick or command moved. The scan only reads; the few accounts that
  * need something done are handled in account-id order, so events never depend on index order.
  */
@@ -200,6 +238,8 @@ export function checkMargins(st: EngineState): void {
     // a copy account's copy stop-loss or take-profit comes before its stop-out: it closes every copy
     if (account.copy !== null && risk.copyThresholdReached(slot) && fullyPriced(account))
       stopOnThreshold(st, account);
+    else if (account.bot !== null && risk.copyThresholdReached(slot) && fullyPriced(account))
+      stopBotOnThreshold(st, account);
     let state = risk.state(slot);
     if (state === MarginState.STOP_OUT && fullyPriced(account)) {
       stopOut(st, account);

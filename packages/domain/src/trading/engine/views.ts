@@ -21,7 +21,7 @@ export function syncRisk(st: EngineState, account: Account): void {
     ? account.balance
     : account.balance + account.followEquity + account.strategyEquity;
   st.risk.negativeProtected[slot] = account.nbp && account.balance < 0 ? 1 : 0;
-  if (account.copy !== null) syncCopyThresholds(st, account);
+  if (account.copy !== null || account.bot !== null) syncCopyThresholds(st, account);
   st.risk.refresh(slot);
 }
 
@@ -31,21 +31,38 @@ export function allocationOf(account: Account): number {
 }
 
 /**
- * A copy account's copy stop-loss and take-profit as equity thresholds in the risk book: the stop-loss
- * is reached when equity <= allocation x (1 - sl), the take-profit when equity >= allocation x (1 + tp),
- * both exact in integers. None without a relation or while nothing is allocated.
+ * The equity thresholds of a copy or strategy account, [stop, take): below `stop` its stop-loss is
+ * reached, at or above `take` its take-profit (infinite: none). A copy account's are its copy
+ * stop-loss and take-profit on the allocated funds: equity <= allocation x (1 - sl), equity >=
+ * allocation x (1 + tp). A running grid bot's are its stop-loss and take-profit in basis points of its
+ * investment (`investmentBase` + allocation). Exact in integers.
  */
-export function syncCopyThresholds(st: EngineState, account: Account): void {
-  const relation = account.copy;
-  const allocation = allocationOf(account);
+export function equityThresholds(account: Account): [number, number] {
   let stop = Number.NEGATIVE_INFINITY;
   let take = Number.POSITIVE_INFINITY;
-  if (relation !== null && allocation > 0) {
-    const { stopLossBp, takeProfitBp } = relation.settings;
-    // equity <= floor(a x (1 - sl))  <=>  equity < floor(a x (1 - sl)) + 1
-    if (stopLossBp !== null) stop = mulDiv(allocation, 10_000 - stopLossBp, 10_000, 'floor') + 1;
-    if (takeProfitBp !== null) take = mulDiv(allocation, 10_000 + takeProfitBp, 10_000, 'ceil');
+  let base = 0;
+  let stopLossBp: number | null = null;
+  let takeProfitBp: number | null = null;
+  const bot = account.bot;
+  if (account.copy !== null) {
+    base = allocationOf(account);
+    ({ stopLossBp, takeProfitBp } = account.copy.settings);
+  } else if (bot !== null && bot.state === 'running' && bot.grid !== null) {
+    base = bot.investmentBase + allocationOf(account);
+    stopLossBp = bot.grid.stopLossBp;
+    takeProfitBp = bot.grid.takeProfitBp;
   }
+  if (base > 0) {
+    // equity <= floor(a x (1 - sl))  <=>  equity < floor(a x (1 - sl)) + 1
+    if (stopLossBp !== null) stop = mulDiv(base, 10_000 - stopLossBp, 10_000, 'floor') + 1;
+    if (takeProfitBp !== null) take = mulDiv(base, 10_000 + takeProfitBp, 10_000, 'ceil');
+  }
+  return [stop, take];
+}
+
+/** Puts the account's equity thresholds (see `equityThresholds`) in the risk book. */
+export function syncCopyThresholds(st: EngineState, account: Account): void {
+  const [stop, take] = equityThresholds(account);
   st.risk.setCopyThresholds(account.slot, stop, take);
 }
 
@@ -191,6 +208,7 @@ export function positionView(p: Position): TPositionView {
     swap: p.swap,
     commission: p.commission,
     parentTicket: p.parentTicket,
+    strategyId: p.strategyId,
   };
 }
 
@@ -207,5 +225,6 @@ export function orderView(o: Order): TOrderView {
     takeProfit: o.takeProfit,
     stopLoss: o.stopLoss,
     time: o.time,
+    strategyId: o.strategyId,
   };
 }
