@@ -65,6 +65,7 @@ export function checkInvariants(st: EngineState): string[] {
     }
   }
   problems.push(...copyProblems(st));
+  problems.push(...strategyProblems(st));
   let positionsInAccounts = 0;
   for (const a of st.accounts.values()) positionsInAccounts += a.positions.length;
   if (positionsInAccounts !== st.positions.size) problems.push('position index out of step');
@@ -130,4 +131,65 @@ function copyProblems(st: EngineState): string[] {
     if (relation.follower.id !== id || relation.follower.copy !== relation)
       problems.push(`relation of ${id} out of step`);
   return problems;
+}
+
+/**
+ * Bots: indexed both ways and watching their symbol while they work; a grid's cells each hold at most
+ * one order or position (never two at one level) and hold exactly the bot's orders and positions; a
+ * martingale never beyond its maximum adds; every order and position with a strategy id has its bot.
+ */
+function strategyProblems(st: EngineState): string[] {
+  const problems: string[] = [];
+  for (const [id, bot] of st.strategies) {
+    if (bot.id !== id || bot.account.bot !== bot) problems.push(`strategy ${id} index`);
+    const working = bot.state === 'waiting' || bot.state === 'running';
+    if (working !== (bot.sym.bots?.includes(bot) ?? false)) problems.push(`strategy ${id} watch list`);
+    const orders = [...bot.account.orders].filter((o) => o.strategyId === id);
+    const positions = bot.account.positions.filter((p) => p.strategyId === id);
+    const held = new Set<number>();
+    if (bot.gridRun !== null) {
+      const entries = new Set<number>();
+      for (const cell of bot.gridRun.cells) {
+        if ((cell.ticket === null) !== (cell.holding === null)) problems.push(`strategy ${id} cell half set`);
+        if (cell.ticket === null) continue;
+        if (held.has(cell.ticket)) problems.push(`strategy ${id} ticket ${cell.ticket} in two cells`);
+        held.add(cell.ticket);
+        if (entries.has(cell.entry)) problems.push(`strategy ${id} two things at level ${cell.entry}`);
+        entries.add(cell.entry);
+        const order = st.orders.get(cell.ticket);
+        const position = st.positions.get(cell.ticket);
+        if (cell.holding === 'order' && (order?.strategyId !== id || order.price !== cell.entry))
+          problems.push(`strategy ${id} cell order ${cell.ticket} missing`);
+        if (cell.holding === 'position' && position?.strategyId !== id)
+          problems.push(`strategy ${id} cell position ${cell.ticket} missing`);
+      }
+    }
+    if (bot.martingaleRun !== null && bot.martingale !== null) {
+      const run = bot.martingaleRun;
+      if (run.adds > bot.martingale.maxAdds) problems.push(`strategy ${id} added ${run.adds} times`);
+      if (run.positions.length > run.adds + 1) problems.push(`strategy ${id} round holds too much`);
+      for (const t of run.positions) held.add(t);
+      if (run.addOrder !== null) held.add(run.addOrder);
+    }
+    if (working) {
+      for (const o of orders)
+        if (!held.has(o.ticket)) problems.push(`strategy ${id} order ${o.ticket} not its own`);
+      for (const p of positions)
+        if (!held.has(p.ticket)) problems.push(`strategy ${id} position ${p.ticket} not its own`);
+    }
+    if (bot.state === 'stopped_open' && orders.length > 0)
+      problems.push(`strategy ${id} stopped with orders`);
+  }
+  for (const p of st.positions.values())
+    if (p.strategyId !== null && st.strategies.get(p.strategyId)?.account !== p.account)
+      problems.push(`position ${p.ticket} of strategy ${p.strategyId} without its bot`);
+  for (const o of st.orders.values())
+    if (o.strategyId !== null && !isWorkingBot(st, o.strategyId, o.account))
+      problems.push(`order ${o.ticket} of strategy ${o.strategyId} without a working bot`);
+  return problems;
+}
+
+function isWorkingBot(st: EngineState, id: number, account: unknown): boolean {
+  const bot = st.strategies.get(id);
+  return bot !== undefined && bot.account === account && (bot.state === 'waiting' || bot.state === 'running');
 }
