@@ -34,6 +34,7 @@ const PUBLIC_PAGES = [
   '/forgotPassword',
   '/error',
   '/no-such-page',
+  '/copyTrading',
 ];
 const SIGNED_IN_PAGES = [
   '/personalCenter/account',
@@ -50,6 +51,8 @@ const SIGNED_IN_PAGES = [
   '/personalCenter/platform',
   '/personalCenter/financial',
   '/trade',
+  '/copyTrading/mine',
+  '/copyTrading/lead',
 ];
 /** Back-office pages (relative to /admin); `{customer}` is the demo trader's page. */
 const BACKOFFICE_PAGES = [

@@ -7,6 +7,7 @@ import { THEME_COLOR, THEMES } from '@broker/ui/themes.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Trader } from '../../apps/server/test/trader';
+import { SHIPPED } from '../../apps/web/src/app/upcoming';
 import { DEMO, mailboxCode, newContext, serverAndBrowser } from './support';
 
 /**
@@ -265,10 +266,11 @@ describe('the details (item 11)', () => {
     await page.getByTestId('pc-menu').waitFor();
     const content = await page.locator('.pc-content').boundingBox();
     expect(content?.width).toBeGreaterThanOrEqual(1500);
-    // An account's figures leave out the equity in copy trading and strategies (item 12).
+    // An account's figures show the equity in copy trading and strategies only once they exist (item 12).
     await expect.poll(() => page.locator('.ac-figures').count()).toBeGreaterThan(0);
     const figures = await page.locator('.ac-figures').textContent();
-    expect(figures).not.toContain(catalog('en')['accounts.field.followEquity']);
+    if (SHIPPED.copyTrading) expect(figures).toContain(catalog('en')['accounts.field.followEquity']);
+    else expect(figures).not.toContain(catalog('en')['accounts.field.followEquity']);
     expect(figures).not.toContain(catalog('en')['accounts.field.strategyEquity']);
     await context.close();
   });
@@ -421,9 +423,8 @@ describe('the way in (item 12)', () => {
 
   it('promises no feature that does not exist yet, in any of the 16 languages', async () => {
     const upcoming = [
-      'nav.copy',
+      ...(SHIPPED.copyTrading ? [] : ['nav.copy', 'home.features.copy.title']),
       'nav.strategies',
-      'home.features.copy.title',
       'home.features.strategies.title',
       'home.features.contests.title',
       'home.features.news.title',
@@ -434,6 +435,8 @@ describe('the way in (item 12)', () => {
       for (const path of [`/${code}`, `/${code}/markets`]) {
         const page = markup(await html(path));
         expect(page, path).not.toMatch(/href="[^"]*#(copy-trading|strategies)"/);
+        // A shipped feature is linked to its own page.
+        if (SHIPPED.copyTrading) expect(page, path).toContain(`href="/${code}/copyTrading"`);
         expect(page, path).not.toMatch(/\bMT[45]\b|MetaTrader/);
         for (const key of upcoming)
           expect(page, `${path}: ${key} "${texts[key]}"`).not.toContain(`>${texts[key]}<`);

@@ -4,7 +4,7 @@
  * when the feature ships, and its entries appear with it. Their texts stay in the catalogs.
  */
 export const SHIPPED = {
-  copyTrading: false,
+  copyTrading: true,
   strategies: false,
   contests: false,
   news: false,
