@@ -4,7 +4,8 @@
  * Builds 10,000 accounts, 100,000 open positions and 100,000 triggers (50,000 pending orders plus
  * take-profit and stop-loss on 25,000 positions) across the 56 instruments, then times onTick over
  * 20,000 random ticks (after 2,000 warm-up ticks) and prints p50/p99. With BENCH_COPIES=1000, a
- * leader with 1,000 copy followers and 5,000 copies open join the book.
+ * leader with 1,000 copy followers and 5,000 copies open join the book. With BENCH_BOTS=10000, that
+ * many bots (half grid, half martingale, across the symbols) run on strategy sub-accounts.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -168,6 +169,91 @@ for (let id = 3; id <= ACCOUNTS; id += 10) {
     thinned++;
   }
 }
+// BENCH_BOTS=10000: a strategy sub-account under each main account (in turn) with one bot each, half
+// grids (long, short and neutral, 20 cells around the price) and half martingales (3 adds)
+const BOTS = Number(process.env.BENCH_BOTS ?? 0);
+let botsStarted = 0;
+const botRefusals = new Map<string, number>();
+for (let n = 0; n < BOTS; n++) {
+  // the deep main accounts (not the thinned ones), in turn
+  const main = 1 + ((n % (ACCOUNTS - ACCOUNTS / 10)) * 10) / 9;
+  const mainId = Math.floor(main) % 10 === 3 ? Math.floor(main) + 1 : Math.floor(main);
+  const view = engine.account(mainId)!;
+  const accountId = 100_000 + n;
+  apply({
+    type: 'create_account',
+    clientKey: `s${accountId}`,
+    time: NOON,
+    accountId,
+    accountType: view.accountType,
+    tradeType: TradeType.STANDARD,
+    currency: view.currency,
+    leverage: 100,
+    initialBalance: 0,
+    parentId: mainId,
+    purpose: 'strategy',
+  });
+  apply({
+    type: 'transfer',
+    clientKey: `st${accountId}`,
+    time: NOON,
+    accountId: mainId,
+    toAccountId: accountId,
+    transferType: 'transfer_strategy_out',
+    amount: view.currency === 'USC' ? 20_000_000 : 200_000,
+  });
+  const at = n % markets.length;
+  const m = markets[at]!;
+  const distance = Math.max(1, instruments[at]!.stopsLevelPoints);
+  // ranges and steps differ from bot to bot, as traders' do
+  const gap = Math.max(m.spread * int(3, 12), distance + 1);
+  const grids = int(10, 40);
+  const below = int(2, grids - 2);
+  const result = engine.apply(
+    n % 2 === 0
+      ? {
+          type: 'start_strategy',
+          clientKey: `sb${accountId}`,
+          time: m.time,
+          accountId,
+          strategyId: n + 1,
+          kind: 'grid',
+          params: {
+            symbol: m.symbol,
+            direction: (['long', 'short', 'neutral'] as const)[(n / 2) % 3]!,
+            lowerPrice: m.bid - below * gap,
+            upperPrice: m.bid + (grids - below) * gap,
+            grids,
+            spacing: 'arithmetic',
+            volumePerGrid: m.minVolume,
+          },
+        }
+      : {
+          type: 'start_strategy',
+          clientKey: `sb${accountId}`,
+          time: m.time,
+          accountId,
+          strategyId: n + 1,
+          kind: 'martingale',
+          params: {
+            symbol: m.symbol,
+            direction: n % 4 === 1 ? 'long' : 'short',
+            firstVolume: m.minVolume,
+            stepBp: Math.max(10, Math.ceil(((distance + m.spread * int(3, 12)) * 10_000) / m.bid)),
+            multiplierBp: 20_000,
+            maxAdds: 3,
+            takeProfitBp: Math.max(10, Math.ceil(((distance + m.spread * int(2, 8)) * 10_000) / m.bid)),
+          },
+        },
+  );
+  if (result.ok) botsStarted++;
+  else botRefusals.set(result.error, (botRefusals.get(result.error) ?? 0) + 1);
+}
+if (BOTS > 0)
+  console.log(
+    `bots: ${botsStarted} of ${BOTS} started` +
+      (botRefusals.size > 0 ? ` (refused: ${[...botRefusals].map(([e, c]) => `${e} ${c}`).join(', ')})` : ''),
+  );
 // BENCH_COPIES=1000: one more leader with that many followers (copy accounts), each copying five of
 // the leader's positions, so that the measured ticks also revalue copies and watch copy accounts
 const COPY_FOLLOWERS = Number(process.env.BENCH_COPIES ?? 0);
@@ -249,6 +335,7 @@ let events = 0;
 let fills = 0;
 let closes = 0;
 let stopOuts = 0;
+let botLogs = 0;
 function randomTick(measure: number): void {
   const m = markets[int(0, markets.length - 1)]!;
   const move = int(-m.step, m.step);
@@ -269,6 +356,7 @@ function randomTick(measure: number): void {
       if (e.type === 'order_filled') fills++;
       else if (e.type === 'position_closed') closes++;
       else if (e.type === 'stop_out') stopOuts++;
+      else if (e.type === 'strategy_log') botLogs++;
     }
   }
 }

@@ -25,7 +25,7 @@ import { type EngineState, emit, type Order, type Position, type Strategy } from
 export { isWorking } from './guards';
 
 import { orderView, syncCopyThresholds } from '../views';
-import type { TStrategyAction, TStrategyStopReason, TStrategyView } from './types';
+import type { TGridCell, TGridRuntime, TStrategyAction, TStrategyStopReason, TStrategyView } from './types';
 
 export function strategyView(bot: Strategy): TStrategyView {
   const common = {
@@ -42,12 +42,25 @@ export function strategyView(bot: Strategy): TStrategyView {
     fees: bot.fees,
     closedTrades: bot.closedTrades,
     lastRefusal: bot.lastRefusal,
-    grid: bot.gridRun === null ? null : structuredClone(bot.gridRun),
-    martingale: bot.martingaleRun === null ? null : structuredClone(bot.martingaleRun),
+    grid: bot.gridRun === null ? null : copyGrid(bot.gridRun),
+    martingale:
+      bot.martingaleRun === null
+        ? null
+        : { ...bot.martingaleRun, positions: bot.martingaleRun.positions.slice() },
   };
   return bot.kind === 'grid'
     ? { kind: 'grid', params: { ...bot.grid! }, ...common }
     : { kind: 'martingale', params: { ...bot.martingale! }, ...common };
+}
+
+/** A copy of a grid's runtime (plain objects: cheaper than structuredClone on the tick path). */
+export function copyGrid(run: TGridRuntime): TGridRuntime {
+  const cells: TGridCell[] = new Array(run.cells.length);
+  for (let i = 0; i < cells.length; i++) {
+    const c = run.cells[i]!;
+    cells[i] = { side: c.side, entry: c.entry, exit: c.exit, ticket: c.ticket, holding: c.holding };
+  }
+  return { levels: run.levels.slice(), cells, trails: run.trails };
 }
 
 /** The bot changed: it reports `strategy_changed` once at the end of the step. */

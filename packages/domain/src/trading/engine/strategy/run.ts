@@ -15,7 +15,17 @@ import { stateFor } from '../market';
 import { marginAllows, openingCosts } from '../order-entry';
 import { type Account, type EngineState, emit, type Strategy } from '../state';
 import { allocationOf, profitOf, riskEquity, syncCopyThresholds } from '../views';
-import { botOrders, botPositions, logBot, stopBot, strategyView, touch, unwatch, watch } from './core';
+import {
+  botOrders,
+  botPositions,
+  copyGrid,
+  logBot,
+  stopBot,
+  strategyView,
+  touch,
+  unwatch,
+  watch,
+} from './core';
 import {
   cellOf,
   gridBand,
@@ -398,8 +408,9 @@ export function restoreBot(st: EngineState, view: TStrategyView): void {
     realizedProfit: view.realizedProfit,
     fees: view.fees,
     closedTrades: view.closedTrades,
-    gridRun: view.grid === null ? null : structuredClone(view.grid),
-    martingaleRun: view.martingale === null ? null : structuredClone(view.martingale),
+    gridRun: view.grid === null ? null : copyGrid(view.grid),
+    martingaleRun:
+      view.martingale === null ? null : { ...view.martingale, positions: view.martingale.positions.slice() },
     low: Number.NEGATIVE_INFINITY,
     high: Number.POSITIVE_INFINITY,
     lastRefusal: view.lastRefusal ?? null,
