@@ -357,6 +357,7 @@ function randomTick(measure: number): void {
       else if (e.type === 'position_closed') closes++;
       else if (e.type === 'stop_out') stopOuts++;
       else if (e.type === 'strategy_log') botLogs++;
+      else if (e.type === 'strategy_log') botLogs++;
     }
   }
 }
@@ -383,7 +384,7 @@ const heaviest = [...bySymbol]
 console.log(`heaviest symbols (mean CPU): ${heaviest.map(([s, t]) => `${s} ${us(t)}`).join(', ')}`);
 const after = engine.counts;
 console.log(
-  `activity: ${events} events, ${fills} fills, ${closes} closes, ${stopOuts} stop-outs; ` +
+  `activity: ${events} events, ${fills} fills, ${closes} closes, ${stopOuts} stop-outs, ${botLogs} bot actions; ` +
     `left ${after.positions} positions, ${after.orders} orders, ${after.triggers} triggers`,
 );
 const rolloverStarted = performance.now();
