@@ -357,7 +357,6 @@ function randomTick(measure: number): void {
       else if (e.type === 'position_closed') closes++;
       else if (e.type === 'stop_out') stopOuts++;
       else if (e.type === 'strategy_log') botLogs++;
-      else if (e.type === 'strategy_log') botLogs++;
     }
   }
 }
