@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useI18n } from '../../lib/i18n';
 import type { TAccountEntry } from '../../lib/trading/account-state';
+import type { TCopyAccountOption } from './history-api';
 import { dayOf, RANGE_PRESETS, SYMBOL, type THistoryFilters } from './history-filters';
 
 const TYPE_KEYS: Record<number, string> = {
@@ -16,12 +17,15 @@ const DAY_MS = 86_400_000;
 /** Account, period (7, 30, 90 days or custom days) and symbol of the history shown. */
 export function HistoryFilters({
   accounts,
+  copies = [],
   accountId,
   filters,
   invalidPeriod,
   onChange,
 }: {
   accounts: TAccountEntry[];
+  /** Copy accounts, listed after the main accounts. */
+  copies?: TCopyAccountOption[];
   accountId: number | null;
   filters: THistoryFilters;
   invalidPeriod: boolean;
@@ -70,6 +74,15 @@ export function HistoryFilters({
               {`#${a.account_id} · ${t(TYPE_KEYS[a.account_type] ?? 'accounts.type.2')} · ${a.currency}`}
             </option>
           ))}
+          {copies.length > 0 && (
+            <optgroup label={t('history.filter.copies')}>
+              {copies.map((c) => (
+                <option key={c.account_id} value={c.account_id}>
+                  {`#${c.account_id} · ${t('history.filter.copyOf', { leader: c.leaderNick })} · ${c.currency}`}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
       </div>
 

@@ -75,3 +75,39 @@ export function useHistory(query: THistoryQuery | null) {
   }, [fetchPage]);
   return { load, reload: fetchPage };
 }
+
+/** A copy account of the trader (spec 3: copy trading's sub-accounts), listed beside the main accounts. */
+export interface TCopyAccountOption {
+  account_id: number;
+  currency: string;
+  leaderNick: string;
+  stopped: boolean;
+}
+
+/**
+ * The trader's copy accounts (running and stopped), so that their closed copies (close reason 4)
+ * can be read here too. An empty list while loading or when the call fails: the main accounts stay.
+ */
+export function useCopyAccounts(enabled: boolean): TCopyAccountOption[] {
+  const { lang } = useI18n();
+  const [list, setList] = useState<TCopyAccountOption[]>([]);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    void callRoute('followmine', { includeStopped: true }, lang).then((answer) => {
+      if (!live || !answer.succeed || !answer.Data) return;
+      setList(
+        answer.Data.items.map((c) => ({
+          account_id: c.copy_account_id,
+          currency: c.currency,
+          leaderNick: c.leaderNick,
+          stopped: c.status === 'stopped',
+        })),
+      );
+    });
+    return () => {
+      live = false;
+    };
+  }, [enabled, lang]);
+  return list;
+}
