@@ -45,7 +45,11 @@ export function FollowDialog({
   const eligible =
     accounts.load.status === 'ready'
       ? accounts.load.data.filter(
-          (a) => a.account_type === leader.accountType && a.trade_type === leader.tradeType,
+          (a) =>
+            a.account_type === leader.accountType &&
+            a.trade_type === leader.tradeType &&
+            // A leader cannot copy its own account.
+            a.account_id !== leader.leader_id,
         )
       : [];
   const [accountId, setAccountId] = useState<number | null>(null);
