@@ -637,7 +637,11 @@ describe('copy trading: the leader’s fee above the high-water mark', () => {
   function round(h: Harness, closeBid: string) {
     h.tick('EURUSD', '1.08420', '1.08430');
     const { ticket } = openLeader(h, 'EURUSD', 'buy', 100);
-    h.tick('EURUSD', closeBid, closeBid.replace(/\d$/, (d) => String(Number(d) + 1)));
+    h.tick(
+      'EURUSD',
+      closeBid,
+      closeBid.replace(/\d$/, (d) => String(Number(d) + 1)),
+    );
     h.ok({ type: 'close_position', accountId: LEADER, positionId: ticket! });
   }
   const settle = (h: Harness) =>
@@ -654,7 +658,9 @@ describe('copy trading: the leader’s fee above the high-water mark', () => {
     expect(h.engine.account(11)!.balance).toBe(230_000);
     const leaderAfterTrade = h.engine.account(LEADER)!.balance;
     let s = settle(h);
-    expect([s.profit, s.markBefore, s.fee, s.markAfter, s.credited]).toEqual([30_000, 0, 6_000, 30_000, 6_000]);
+    expect([s.profit, s.markBefore, s.fee, s.markAfter, s.credited]).toEqual([
+      30_000, 0, 6_000, 30_000, 6_000,
+    ]);
     expect(h.engine.account(11)!.balance).toBe(224_000);
     expect(h.engine.account(LEADER)!.balance).toBe(leaderAfterTrade + 6_000);
     expect(leaderAfterTrade).not.toBe(leaderBefore);
@@ -673,7 +679,13 @@ describe('copy trading: the leader’s fee above the high-water mark', () => {
     expect(h.engine.copyRelation(11)).toMatchObject({ hwm: 45_000, feesPaid: 9_000 });
 
     // 500.00 taken out: the profit before fees is still 450.00, at the mark: no fee
-    h.ok({ type: 'transfer', accountId: 11, toAccountId: 10, transferType: 'transfer_follow_in', amount: 50_000 });
+    h.ok({
+      type: 'transfer',
+      accountId: 11,
+      toAccountId: 10,
+      transferType: 'transfer_follow_in',
+      amount: 50_000,
+    });
     s = settle(h);
     expect([s.profit, s.fee]).toEqual([45_000, 0]);
     expectSound(h);

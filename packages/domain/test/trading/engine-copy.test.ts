@@ -308,7 +308,10 @@ class Runner {
         expect(s, `fee settled for ${e.accountId} without a relation`).toBeDefined();
         expect(e.markBefore).toBe(this.marks.get(e.accountId));
         if (e.profit <= e.markBefore) expect(e.fee).toBe(0);
-        else expect(e.fee).toBeLessThanOrEqual(Math.floor(((e.profit - e.markBefore) * (s?.feeBp ?? 0)) / 10_000));
+        else
+          expect(e.fee).toBeLessThanOrEqual(
+            Math.floor(((e.profit - e.markBefore) * (s?.feeBp ?? 0)) / 10_000),
+          );
         expect(e.fee).toBeGreaterThanOrEqual(0);
         expect(e.markAfter).toBeGreaterThanOrEqual(e.markBefore);
         expect(e.markAfter).toBeLessThanOrEqual(Math.max(e.markBefore, e.profit));
