@@ -196,6 +196,10 @@ describe('copy trading in the portal', () => {
       `${text('copy.mode.ratio')} · 0.5×`,
     );
     await expect.poll(() => copy.getByTestId('copy-open').textContent()).toBe('1');
+    // The leader's dashboard lists the follower (masked) with the copy's mode.
+    await lead.page.reload();
+    const followerRow = lead.page.getByTestId('lead-follower').first();
+    await expect(followerRow.textContent()).resolves.toContain(text('copy.mode.ratio'));
 
     // 5. The parity report: the leader's trade beside the copy.
     await copy.getByTestId('copy-parity').click();
@@ -229,11 +233,11 @@ describe('copy trading in the portal', () => {
       text('copy.stopReason.client_close'),
     );
 
-    // The leader's dashboard counts the follower the copy had.
-    await lead.page.reload();
-    await lead.page.getByTestId('lead-followers-table').waitFor();
+    // The leader's own page offers to manage it, not to copy it.
     await open(lead.page, `/en/copyTrading/${leaderAccount}`);
     await lead.page.getByTestId('profile-terms').waitFor();
+    await lead.page.getByTestId('leader-own').waitFor();
+    expect(await lead.page.getByTestId('leader-copy').count()).toBe(0);
     findings.push(...(await axeFindings(lead.page, 'leader page')));
     await open(lead.page, '/en/copyTrading');
     await lead.page.getByTestId('leader-list').waitFor();

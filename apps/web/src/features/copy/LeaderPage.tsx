@@ -6,7 +6,7 @@ import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import { useShell } from '../../lib/store';
-import { type TLeaderProfile, useCall, useLoad } from './copy-api';
+import { type TLeaderProfile, useCall, useLoad, useMainAccounts } from './copy-api';
 import { FollowDialog } from './FollowDialog';
 import {
   Avatar,
@@ -26,6 +26,12 @@ export function durationText(t: TTranslate, minutes: number): string {
   if (minutes < 60) return t('copy.duration.minutes', { count: minutes });
   if (minutes < 24 * 60) return t('copy.duration.hours', { count: Math.round(minutes / 60) });
   return t('copy.duration.days', { count: Math.round(minutes / 1440) });
+}
+
+/** Whether the signed-in viewer owns the account (read only for a signed-in viewer). */
+function useOwnAccount(signedIn: boolean, accountId: number): boolean {
+  const accounts = useMainAccounts(signedIn);
+  return accounts.load.status === 'ready' && accounts.load.data.some((a) => a.account_id === accountId);
 }
 
 /**
@@ -70,6 +76,8 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const [following, setFollowing] = useState(false);
+  // A leader viewing its own page manages it instead of copying it.
+  const own = useOwnAccount(user !== null, profile.leader_id);
   // Back from sign-in with ?follow=1: the dialog opens, once.
   useEffect(() => {
     if (params.get('follow') === '1' && user && profile.myCopyAccountId === null && !profile.followersPaused)
@@ -86,7 +94,14 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
   ] as const;
 
   let copyAction: ReactNode;
-  if (profile.myCopyAccountId !== null)
+  if (user && own)
+    copyAction = (
+      <Link to={paths.leadDashboard(lang)} className="btn btn-secondary" data-testid="leader-own">
+        <Icon name="settings" size={16} />
+        {t('copy.leader.manage')}
+      </Link>
+    );
+  else if (profile.myCopyAccountId !== null)
     copyAction = (
       <Link to={paths.myCopies(lang)} className="btn btn-secondary" data-testid="leader-already">
         <Icon name="check" size={16} />

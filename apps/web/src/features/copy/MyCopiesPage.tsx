@@ -39,7 +39,8 @@ export function Component() {
   const { t, lang } = useI18n();
   const call = useCall();
   const [params, setParams] = useSearchParams();
-  const includeStopped = params.get('stopped') === '1';
+  // Kept here as well as in the address: the box shows its new state at once, not after the navigation.
+  const [includeStopped, setIncludeStopped] = useState(() => params.get('stopped') === '1');
   const mine = useLoad<TMine>(`mine:${includeStopped}`, (signal) =>
     call('followmine', { includeStopped }, signal),
   );
@@ -100,7 +101,10 @@ export function Component() {
           <input
             type="checkbox"
             checked={includeStopped}
-            onChange={(event) => setParams(event.target.checked ? { stopped: '1' } : {}, { replace: true })}
+            onChange={(event) => {
+              setIncludeStopped(event.target.checked);
+              setParams(event.target.checked ? { stopped: '1' } : {}, { replace: true });
+            }}
             data-testid="mine-include-stopped"
           />
           <span>{t('copy.mine.includeStopped')}</span>

@@ -78,8 +78,8 @@ export function useLoad<T>(key: string | null, fetcher: (signal: AbortSignal) =>
   return { load, reload: (quiet = true) => run(quiet) };
 }
 
-/** The trader's main accounts (the personal centre's list), for the follow and apply forms. */
-export function useMainAccounts() {
+/** The trader's main accounts (the personal centre's list), for the follow and apply forms; `enabled` false reads nothing. */
+export function useMainAccounts(enabled = true) {
   const call = useCall();
-  return useLoad<TMainAccount[]>('accounts', (signal) => call('accountlist', {}, signal));
+  return useLoad<TMainAccount[]>(enabled ? 'accounts' : null, (signal) => call('accountlist', {}, signal));
 }
