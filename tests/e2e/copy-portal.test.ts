@@ -121,7 +121,7 @@ const noOverflow = (page: Page) =>
   expect(page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).resolves.toBe(0);
 
 describe('copy trading in the portal', () => {
-  it('a leader applies and trades; a follower follows with the what-if, reads the parity report, pauses, resumes and stops', async () => {
+  it('a leader applies and trades; a follower follows with the what-if, reads the parity report, moves money, changes the settings, pauses, resumes and stops', async () => {
     // 1. The leader applies on the dashboard with a demo account; staff approve it.
     const leader = await newTrader('leader');
     const leaderAccount = await leader.createAccount(1, 2, 100);
@@ -217,7 +217,34 @@ describe('copy trading in the portal', () => {
     await copy.getByTestId('copy-toggle').click();
     await expect.poll(() => copy.getAttribute('data-status')).toBe('active');
 
-    // 7. Stop, closing the copies: the money that came back and the fee settled.
+    // 7. Money in and out, and the settings.
+    await copy.getByTestId('copy-funds').click();
+    await page.getByTestId('funds-amount').fill('100');
+    await page.getByTestId('funds-submit').click();
+    await page.getByTestId('funds-dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => copy.getByTestId('copy-allocated').textContent()).toBe('1,100.00 USD');
+    await copy.getByTestId('copy-funds').click();
+    await page.getByTestId('funds-withdraw').check();
+    await page.getByTestId('funds-amount').fill('50');
+    await page.getByTestId('funds-submit').click();
+    await page.getByTestId('funds-dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => copy.getByTestId('copy-allocated').textContent()).toBe('1,050.00 USD');
+    await copy.getByTestId('copy-edit').click();
+    await page.getByTestId('mode-fixed_lot').check();
+    await page.getByTestId('follow-value').fill('0.01');
+    await page.getByTestId('control-max-positions').fill('0');
+    await page.getByTestId('edit-submit').click();
+    await expect(page.getByTestId('control-max-positions-error').textContent()).resolves.toBe(
+      text('copy.problem.range', { min: 1, max: 500 }),
+    );
+    await page.getByTestId('control-max-positions').fill('3');
+    await page.getByTestId('edit-submit').click();
+    await page.getByTestId('edit-dialog').waitFor({ state: 'detached' });
+    await expect
+      .poll(() => copy.getByTestId('copy-mode').textContent())
+      .toBe(`${text('copy.mode.fixed_lot')} · 0.01 ${text('copy.unit.lots')}`);
+
+    // 8. Stop, closing the copies: the money that came back and the fee settled.
     await copy.getByTestId('copy-stop').click();
     await page.getByTestId('stop-close').check();
     await page.getByTestId('stop-confirm').click();
@@ -254,6 +281,12 @@ describe('copy trading in the portal', () => {
     await open(page, '/de/copyTrading');
     await page.locator('[data-testid=leader-list], [data-testid=leaders-empty]').first().waitFor();
     await noOverflow(page);
+    // The sort and the filters are kept in the address.
+    await page.getByTestId('filter-sort').selectOption('risk');
+    await page.getByTestId('filter-risk').selectOption('10');
+    await page.waitForURL(/\?sort=risk&maxRisk=10$/);
+    await expect(page.getByTestId('filter-sort').inputValue()).resolves.toBe('risk');
+    await page.locator('[data-testid=leader-list], [data-testid=leaders-empty]').first().waitFor();
     // A visitor's Copy button goes to sign-in and back to the leader with the dialog asked for.
     const first = page.getByTestId('leader-card').first();
     if (await first.count()) {

@@ -34,12 +34,19 @@ const DRAWDOWN_STEPS = [10, 20, 30, 50] as const;
 export function Component() {
   const { t } = useI18n();
   const [params, setParams] = useSearchParams();
-  const query = readLeaderFilters(params);
+  const address = params.toString();
+  // The query is kept here as well as in the address, so a control shows its new value at once (not
+  // after the navigation), and follows the address when it changes (back, a shared link).
+  const [query, setQuery] = useState(() => readLeaderFilters(params));
+  useEffect(() => setQuery(readLeaderFilters(new URLSearchParams(address))), [address]);
   const call = useCall();
   const key = JSON.stringify(query);
   const list = useLoad<TLeaderList>(key, (signal) => call('followleaders', query, signal));
-  const change = (next: Partial<TLeaderQuery>) =>
-    setParams(writeLeaderFilters({ ...query, page: 1, ...next }), { replace: true });
+  const change = (next: Partial<TLeaderQuery>) => {
+    const changed = { ...query, page: 1, ...next };
+    setQuery(changed);
+    setParams(writeLeaderFilters(changed), { replace: true });
+  };
 
   return (
     <div className="cp-page" data-testid="copy-leaders-page">
@@ -56,7 +63,10 @@ export function Component() {
       {list.load.status === 'ready' && list.load.data.items.length === 0 && (
         <NoLeaders
           filtered={hasFilters(query)}
-          onClear={() => setParams(new URLSearchParams(), { replace: true })}
+          onClear={() => {
+            setQuery(readLeaderFilters(new URLSearchParams()));
+            setParams(new URLSearchParams(), { replace: true });
+          }}
         />
       )}
       {list.load.status === 'ready' && list.load.data.items.length > 0 && (
