@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ADMIN_COPY_PATHS } from '@broker/contracts/admin/copy-paths';
-import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { solveChallenge } from '../../apps/server/src/modules/identity/captcha';
 import { StaffClient } from '../../apps/server/test/staff';
-import { Trader } from '../../apps/server/test/trader';
-import { ADMIN_PASSWORD, mailboxCode, newContext, serverAndBrowser } from './support';
+import { ADMIN_PASSWORD, newContext, serverAndBrowser } from './support';
+import { openPage, newTrader as registerTrader, signedIn as signedInAs, type TTrader } from './traders';
 
 /**
  * The portal's copy-trading screens against the real server (issue 18): a leader applies on the
@@ -24,55 +22,10 @@ const en = JSON.parse(
 /** An English text with its plain `{name}` values filled in. */
 const text = (key: string, values: Record<string, string | number> = {}) =>
   (en[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
-const PASSWORD = 'Trader-Pass-2026';
-
-async function post(path: string, body: unknown) {
-  const response = await fetch(base() + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as { success: boolean; message: string; data: Record<string, unknown> };
-}
-
-type TTrader = Trader & { email: string };
-let serial = 0;
-/** A new trader, registered with the mailed code (the captcha solved as the page would), signed in. */
-async function newTrader(label: string): Promise<TTrader> {
-  const email = `${label}.${Date.now().toString(36)}${serial++}@example.com`;
-  const challenge = (await post(ROUTE_PATHS.captcha, {})).data as {
-    id: string;
-    salt: string;
-    difficulty: number;
-  };
-  const captcha = { id: challenge.id, nonce: solveChallenge(challenge.salt, challenge.difficulty) };
-  expect((await post(ROUTE_PATHS.sendcode, { email, purpose: 'register', captcha })).success).toBe(true);
-  const code = await mailboxCode(base(), email);
-  const registered = await post(ROUTE_PATHS.register, {
-    email,
-    code,
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-  });
-  expect(registered.success, registered.message).toBe(true);
-  return Object.assign(await Trader.signIn(base(), email, PASSWORD), { email });
-}
-
-/** A browser context signed in as the trader (the session cookies of a password sign-in). */
-async function signedIn(trader: TTrader, options: { mobile?: boolean } = {}) {
-  const context = await newContext(running.browser, options);
-  await context.addInitScript(() => localStorage.setItem('download-prompt-dismissed', '1'));
-  const login = await context.request.post(base() + ROUTE_PATHS.login, {
-    data: { email: trader.email, password: PASSWORD },
-  });
-  expect((await login.json()).success).toBe(true);
-  return { context, page: await context.newPage() };
-}
-
-async function open(page: Page, path: string) {
-  await page.goto(base() + path);
-  await page.waitForSelector('html[data-hydrated]');
-}
+const newTrader = (label: string) => registerTrader(base(), label);
+const signedIn = (trader: TTrader, options: { mobile?: boolean } = {}) =>
+  signedInAs(running.browser, base(), trader, options);
+const open = (page: Page, path: string) => openPage(page, base(), path);
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -8,6 +8,7 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import client from 'prom-client';
+import { registerDevFeed } from './api/dev-feed';
 import { registerDevMailbox } from './api/dev-mailbox';
 import { registerFundingRaw } from './api/funding-raw';
 import { handlers } from './api/handlers';
@@ -271,6 +272,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   registerFundingRaw(app, services);
   if (sandbox) registerSandboxPay(app, sandbox);
   if (mailCatcher) registerDevMailbox(app, services);
+  if (config.DEMO_MODE && config.FEED === 'off') registerDevFeed(app, services);
   market.start();
   await engine.start();
   // Money steps a crash cut short are finished before anything new arrives (each is keyed, so a
