@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FUNDING_PATHS } from '@broker/contracts/funding-paths';
-import type { TApplyResult, TCommand } from '@broker/domain/trading/engine-core';
 import { CloseReason } from '@broker/domain/trading/orders';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app';
-import { loadConfig, type TConfig } from '../../src/config';
-import { seed } from '../../src/seed';
-import { freshDatabaseUrl, pushTick, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { describe, expect, it } from 'vitest';
+import { pushTick } from '../helpers';
+import { fundedSubAccount, restartableServers, submitCommand } from '../restart';
 import { Trader } from '../trader';
 
 /**
@@ -18,80 +11,11 @@ import { Trader } from '../trader';
  * group commit, the links and relations are written with them, and a server started again on the
  * same database carries on with every link (closing by the leader closes the copies with reason 4).
  */
-let config: TConfig;
-let dataDir: string;
-let drop: () => Promise<void>;
-
-async function boot(): Promise<TTestServer> {
-  const app = await buildApp(config);
-  await seed(config, app.services.database, app.services);
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, config, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
-}
-
-beforeAll(async () => {
-  const database = await freshDatabaseUrl();
-  drop = database.drop;
-  dataDir = mkdtempSync(join(tmpdir(), 'copy-engine-'));
-  config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    // PGlite on disk in DATA_DIR (not in memory), so that the second start finds the first's data.
-    DATABASE_URL: database.url === 'memory://' ? '' : database.url,
-    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    MAIL_CATCHER_PORT: '0',
-    OIDC_SANDBOX_PORT: '0',
-    CAPTCHA_DIFFICULTY: '4',
-    SEED_MONEY_TWO_FACTOR: 'false',
-    FEED: 'off',
-  });
-});
-afterAll(async () => {
-  await drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** A copy account under the trader's main account, funded by a transfer, both through the portal's routes. */
-async function fundedCopyAccount(trader: Trader, main: number, amount: string): Promise<number> {
-  const made = await trader.call(FUNDING_PATHS.subaccountcreate, {
-    account_id: main,
-    purpose: 'copy',
-    idempotencyKey: `copy-account-${main}`,
-  });
-  expect(made.body.success, made.body.message).toBe(true);
-  const copy = made.body.data.account_id as number;
-  const moved = await trader.call(FUNDING_PATHS.transfer, {
-    type: 'transfer_follow_out',
-    account_id: main,
-    sub_account_id: copy,
-    amount,
-    idempotencyKey: `fund-${copy}`,
-  });
-  expect(moved.body.success, moved.body.message).toBe(true);
-  return copy;
-}
-
-type TBody = TCommand extends infer C ? (C extends TCommand ? Omit<C, 'clientKey' | 'time'> : never) : never;
-
-/** Applies an engine command and waits for its commit; it must be accepted. */
-async function submit(
-  server: TTestServer,
-  clientKey: string,
-  body: TBody,
-): Promise<TApplyResult & { ok: true }> {
-  const result = await server.app.services.engine.submit({
-    ...body,
-    clientKey,
-    time: Date.now(),
-  } as TCommand);
-  if (!result.ok) throw new Error(`${body.type} refused: ${result.error}`);
-  return result;
-}
+const servers = restartableServers('copy-engine');
+const boot = () => servers.boot();
+const fundedCopyAccount = (trader: Trader, main: number, amount: string) =>
+  fundedSubAccount(trader, { main, purpose: 'copy', amount, key: String(main) });
+const submit = submitCommand;
 
 describe('copy engine on the server', () => {
   // Two full starts of the server on an on-disk database: slower than one test's usual budget.

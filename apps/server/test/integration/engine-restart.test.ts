@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AppErrorCode } from '@broker/domain/result-codes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app';
-import { loadConfig, type TConfig } from '../../src/config';
-import { seed } from '../../src/seed';
-import { freshDatabaseUrl, pushTick, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { describe, expect, it } from 'vitest';
+import { pushTick, type TTestServer } from '../helpers';
+import { restartableServers } from '../restart';
 import { Trader } from '../trader';
 
 /**
@@ -14,18 +9,8 @@ import { Trader } from '../trader';
  * on the same database answers the same accounts, positions, orders, history and idempotency keys.
  * On PGlite the database is on disk (its worker thread writes it); in CI, a PostgreSQL database.
  */
-let config: TConfig;
-let dataDir: string;
-let drop: () => Promise<void>;
-
-async function boot(): Promise<TTestServer> {
-  const app = await buildApp(config);
-  await seed(config, app.services.database, app.services);
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, config, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
-}
+const servers = restartableServers('engine-restart');
+const boot = () => servers.boot();
 
 /** Boots a server with a BTCUSDT quote and a signed-in trader's new demo account; closes it after. */
 async function withTrader(
@@ -41,31 +26,6 @@ async function withTrader(
     await server.close();
   }
 }
-
-beforeAll(async () => {
-  const database = await freshDatabaseUrl();
-  drop = database.drop;
-  dataDir = mkdtempSync(join(tmpdir(), 'engine-restart-'));
-  config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    // PGlite on disk in DATA_DIR (not in memory), so that the second start finds the first's data.
-    DATABASE_URL: database.url === 'memory://' ? '' : database.url,
-    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    MAIL_CATCHER_PORT: '0',
-    OIDC_SANDBOX_PORT: '0',
-    CAPTCHA_DIFFICULTY: '4',
-    SEED_MONEY_TWO_FACTOR: 'false',
-    FEED: 'off',
-  });
-});
-afterAll(async () => {
-  await drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('engine restart', () => {
   // Two full starts of the server on an on-disk database: slower than one test's usual budget.

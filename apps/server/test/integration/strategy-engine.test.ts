@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FUNDING_PATHS } from '@broker/contracts/funding-paths';
-import type { TApplyResult, TCommand } from '@broker/domain/trading/engine-core';
 import { CloseReason } from '@broker/domain/trading/orders';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app';
-import { loadConfig, type TConfig } from '../../src/config';
-import { seed } from '../../src/seed';
-import { freshDatabaseUrl, pushTick, TEST_ADMIN_PASSWORD, type TTestServer } from '../helpers';
+import { describe, expect, it } from 'vitest';
+import { pushTick } from '../helpers';
+import { fundedSubAccount, restartableServers, submitCommand } from '../restart';
 import { Trader } from '../trader';
 
 /**
@@ -19,83 +12,11 @@ import { Trader } from '../trader';
  * database finds every bot where it was, with nothing placed twice; a kept position closed later is
  * close reason 6.
  */
-let config: TConfig;
-let dataDir: string;
-let drop: () => Promise<void>;
-
-async function boot(): Promise<TTestServer> {
-  const app = await buildApp(config);
-  await seed(config, app.services.database, app.services);
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, config, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
-}
-
-beforeAll(async () => {
-  const database = await freshDatabaseUrl();
-  drop = database.drop;
-  dataDir = mkdtempSync(join(tmpdir(), 'strategy-engine-'));
-  config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url === 'memory://' ? '' : database.url,
-    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    MAIL_CATCHER_PORT: '0',
-    OIDC_SANDBOX_PORT: '0',
-    CAPTCHA_DIFFICULTY: '4',
-    SEED_MONEY_TWO_FACTOR: 'false',
-    FEED: 'off',
-  });
-});
-afterAll(async () => {
-  await drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** A strategy account under the trader's main account, funded by transfer_strategy_out through the portal's routes. */
-async function fundedStrategyAccount(
-  trader: Trader,
-  main: number,
-  amount: string,
-  key: string,
-): Promise<number> {
-  const made = await trader.call(FUNDING_PATHS.subaccountcreate, {
-    account_id: main,
-    purpose: 'strategy',
-    idempotencyKey: `strategy-account-${key}`,
-  });
-  expect(made.body.success, made.body.message).toBe(true);
-  const account = made.body.data.account_id as number;
-  const moved = await trader.call(FUNDING_PATHS.transfer, {
-    type: 'transfer_strategy_out',
-    account_id: main,
-    sub_account_id: account,
-    amount,
-    idempotencyKey: `fund-${key}`,
-  });
-  expect(moved.body.success, moved.body.message).toBe(true);
-  return account;
-}
-
-type TBody = TCommand extends infer C ? (C extends TCommand ? Omit<C, 'clientKey' | 'time'> : never) : never;
-
-async function submit(
-  server: TTestServer,
-  clientKey: string,
-  body: TBody,
-): Promise<TApplyResult & { ok: true }> {
-  const result = await server.app.services.engine.submit({
-    ...body,
-    clientKey,
-    time: Date.now(),
-  } as TCommand);
-  if (!result.ok) throw new Error(`${body.type} refused: ${result.error}`);
-  return result;
-}
+const servers = restartableServers('strategy-engine');
+const boot = () => servers.boot();
+const fundedStrategyAccount = (trader: Trader, main: number, amount: string, key: string) =>
+  fundedSubAccount(trader, { main, purpose: 'strategy', amount, key });
+const submit = submitCommand;
 
 describe('strategy engine on the server', () => {
   it('persists bots with their orders, restores them exactly after a restart, and closes kept positions with reason 6', {
