@@ -251,6 +251,14 @@ export class TradingEngine {
     return previewOpen(this.st, accountId, symbol, side, volume);
   }
 
+  /** The raw (feed) quotes of the base symbols that have one: what a scratch engine is primed with. */
+  rawQuotes(): { symbol: string; bid: number; ask: number; time: number }[] {
+    const out: { symbol: string; bid: number; ask: number; time: number }[] = [];
+    for (const [symbol, s] of this.st.symbols)
+      if (s.hasQuote) out.push({ symbol, bid: s.rawBid, ask: s.rawAsk, time: s.time });
+    return out;
+  }
+
   /** The quote after markup, or undefined before the first tick. */
   quote(
     symbol: string,
