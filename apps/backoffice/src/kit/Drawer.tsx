@@ -14,6 +14,8 @@ export function Drawer({
   footer,
   onClose,
   testId,
+  className,
+  focusFirstField = false,
 }: {
   title: ReactNode;
   subtitle?: ReactNode;
@@ -21,15 +23,24 @@ export function Drawer({
   footer?: ReactNode;
   onClose: () => void;
   testId?: string;
+  /** An area's own class beside `kit-drawer`, for what it tunes inside (its code, its facts). */
+  className?: string;
+  /** A form drawer opens on its first field instead of the close button. */
+  focusFirstField?: boolean;
 }) {
   const { t } = useI18n();
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves in once, when the drawer opens.
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    box.current?.querySelector<HTMLElement>('.kit-drawer-close')?.focus();
+    box.current
+      ?.querySelector<HTMLElement>(
+        focusFirstField ? 'input:not([disabled]), select, textarea, button' : '.kit-drawer-close',
+      )
+      ?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (document.querySelector('.kit-backdrop')) return;
       if (event.key === 'Escape') close.current();
@@ -68,7 +79,7 @@ export function Drawer({
       />
       <div
         ref={box}
-        className="kit-drawer"
+        className={className ? `kit-drawer ${className}` : 'kit-drawer'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

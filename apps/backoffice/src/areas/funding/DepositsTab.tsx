@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { Drawer, DrawerSection, Facts } from '../../kit/Drawer';
 import { useQuery } from '../../kit/useApi';
 import {
   DEPOSIT_STATE_LABELS,
@@ -15,18 +16,7 @@ import {
   useFundingFormat,
 } from './format';
 import { QueueFilters } from './QueueFilters';
-import {
-  CopyText,
-  CustomerBrief,
-  Drawer,
-  DrawerSection,
-  Facts,
-  LoadError,
-  pick,
-  Skeleton,
-  StateSegments,
-  useFilterParams,
-} from './ui';
+import { CopyText, CustomerBrief, LoadError, pick, Skeleton, StateSegments, useFilterParams } from './ui';
 
 type TRow = TRouteOutput<'adminfundingqueue'>['deposits'][number];
 const PAGE_SIZE = 20;
@@ -211,17 +201,18 @@ export function DepositDrawer({
   const deposit = detail.data;
   return (
     <Drawer
+      className="fu-drawer"
       testId="deposit-drawer"
       onClose={onClose}
       title={
-        <span className="fu-drawer-heading">
+        <>
           {t('admin.funding.deposit.title')}
           {deposit ? (
             <span className={`kit-pill ${DEPOSIT_STATE_TONES[deposit.status]}`} data-status={deposit.status}>
               {t(DEPOSIT_STATE_LABELS[deposit.status])}
             </span>
           ) : null}
-        </span>
+        </>
       }
       subtitle={
         deposit ? (

@@ -4,6 +4,7 @@ import { callApi } from '../../api';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { Facts } from '../../kit/Drawer';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
@@ -24,7 +25,7 @@ import {
   useFundingFormat,
   utcDay,
 } from './format';
-import { Facts, LoadError, Notice, pick, ReasonField, StateSegments, useFilterParams, useNotice } from './ui';
+import { LoadError, Notice, pick, ReasonField, StateSegments, useFilterParams, useNotice } from './ui';
 
 type TReport = TRouteOutput<'adminreconciliation'>;
 type TProviderReport = TReport['providers'][number];

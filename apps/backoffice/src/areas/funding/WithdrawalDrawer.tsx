@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
+import { Drawer, DrawerSection, Facts } from '../../kit/Drawer';
 import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useStaff } from '../../session';
@@ -18,16 +19,7 @@ import {
   WITHDRAWAL_STATE_TONES,
 } from './format';
 import { Glyph } from './glyphs';
-import {
-  CopyText,
-  CustomerBrief,
-  Drawer,
-  DrawerSection,
-  Facts,
-  LoadError,
-  ReasonField,
-  Skeleton,
-} from './ui';
+import { CopyText, CustomerBrief, LoadError, ReasonField, Skeleton } from './ui';
 
 /**
  * The review of one withdrawal: risk flags first, the money (amount, payout at the stored rate, the
@@ -57,10 +49,11 @@ export function WithdrawalDrawer({
 
   return (
     <Drawer
+      className="fu-drawer"
       testId="withdrawal-drawer"
       onClose={onClose}
       title={
-        <span className="fu-drawer-heading">
+        <>
           {t('admin.funding.withdrawal.title')}
           {withdrawal ? (
             <span
@@ -71,7 +64,7 @@ export function WithdrawalDrawer({
               {t(WITHDRAWAL_STATE_LABELS[withdrawal.status])}
             </span>
           ) : null}
-        </span>
+        </>
       }
       subtitle={
         withdrawal ? (

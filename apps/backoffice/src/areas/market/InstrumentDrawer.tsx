@@ -10,12 +10,13 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { callApi } from '../../api';
 import { useI18n } from '../../i18n';
+import { Drawer } from '../../kit/Drawer';
 import { Field } from '../../kit/Field';
 import { ConfirmDialog } from '../../kit/Modal';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../session';
 import { ChangeList } from './ChangeList';
-import { Drawer, EditorFooter, type TEditNotice } from './Drawer';
+import { EditorFooter, type TEditNotice } from './EditorFooter';
 import { problemAt, readInstrumentForm, type TInstrumentForm, type TProblems, toForm } from './form';
 import { CATEGORY_LABEL, FIELD_LABEL, formatDecimal, PROBLEM_TEXT } from './format';
 import { SessionsEditor } from './SessionsEditor';
@@ -171,12 +172,14 @@ export function InstrumentDrawer({
 
   return (
     <Drawer
+      className="mk-drawer"
+      focusFirstField
       testId="instrument-drawer"
       title={
-        <span className="mk-drawer-symbol">
+        <>
           {instrument.symbol}
           <span className="kit-pill">{t(CATEGORY_LABEL[instrument.category] ?? instrument.category)}</span>
-        </span>
+        </>
       }
       subtitle={
         <span className="mk-drawer-facts">

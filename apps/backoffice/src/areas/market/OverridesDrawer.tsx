@@ -9,11 +9,12 @@ import {
 import { type ReactNode, useState } from 'react';
 import { callApi } from '../../api';
 import { useI18n } from '../../i18n';
+import { Drawer } from '../../kit/Drawer';
 import { ConfirmDialog } from '../../kit/Modal';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../session';
 import { ChangeList } from './ChangeList';
-import { Drawer, EditorFooter, type TEditNotice } from './Drawer';
+import { EditorFooter, type TEditNotice } from './EditorFooter';
 import { problemAt, readOverridesForm, type TInstrumentForm, type TProblems, toForm } from './form';
 import { FIELD_LABEL, formatValue, PROBLEM_TEXT } from './format';
 import { Section } from './InstrumentDrawer';
@@ -205,6 +206,8 @@ export function OverridesDrawer({
 
   return (
     <Drawer
+      className="mk-drawer"
+      focusFirstField
       testId="overrides-drawer"
       title={`${group.name} · ${instrument.symbol}`}
       subtitle={t('admin.market.overrides.subtitle')}
