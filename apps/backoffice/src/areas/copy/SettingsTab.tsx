@@ -1,7 +1,11 @@
-import { type ReactNode, useEffect, useState } from 'react';
 import { useI18n } from '../../i18n';
 import { Field } from '../../kit/Field';
-import { ConfirmDialog } from '../../kit/Modal';
+import {
+  SettingsChangeList,
+  SettingsReviewActions,
+  Suffixed,
+  useSettingsReview,
+} from '../../kit/SettingsReview';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
 import {
@@ -42,23 +46,16 @@ export function SettingsTab() {
   const { can } = useSession();
   const canEdit = can('copy.settings');
   const saved = useQuery('admincopysettings', {});
-  const [current, setCurrent] = useState<TCopySettings | null>(null);
-  const [form, setForm] = useState<TCopySettingsForm | null>(null);
-  const [problems, setProblems] = useState<TCopySettingsProblems>({});
-  const [review, setReview] = useState<{ settings: TCopySettings; changes: TCopySettingsChange[] } | null>(
-    null,
-  );
-  const [footNote, setFootNote] = useState<'unchanged' | 'invalid' | null>(null);
   const [notice, setNotice] = useNotice();
-  const save = useMutation('admincopysettingssave');
-
-  useEffect(() => {
-    if (saved.status === 'ready') {
-      setCurrent(saved.data);
-      setForm(toCopySettingsForm(saved.data));
-      setProblems({});
-    }
-  }, [saved.status, saved.data]);
+  const settings = useSettingsReview({
+    saved,
+    save: useMutation('admincopysettingssave'),
+    toForm: toCopySettingsForm,
+    readForm: readCopySettingsForm,
+    changesOf: copySettingsChanges,
+    onSaved: () => setNotice(t('admin.copy.settings.saved')),
+  });
+  const { current, form, problems } = settings;
 
   if (saved.status === 'error' && !current)
     return (
@@ -75,10 +72,7 @@ export function SettingsTab() {
       </div>
     );
 
-  const edit = (change: Partial<TCopySettingsForm>) => {
-    setForm((f) => (f ? { ...f, ...change } : f));
-    setFootNote(null);
-  };
+  const edit = (change: Partial<TCopySettingsForm>) => settings.edit((f) => ({ ...f, ...change }));
   const problemOf = (field: keyof TCopySettingsProblems) => {
     const problem = problems[field];
     return problem
@@ -87,26 +81,11 @@ export function SettingsTab() {
         })
       : null;
   };
-  const onReview = () => {
-    const result = readCopySettingsForm(form);
-    setProblems(result.problems);
-    if (!result.settings) {
-      setFootNote('invalid');
-      return;
-    }
-    const changes = copySettingsChanges(current, result.settings);
-    if (changes.length === 0) {
-      setFootNote('unchanged');
-      return;
-    }
-    save.reset();
-    setReview({ settings: result.settings, changes });
-  };
 
   return (
     <div className="cp-tab cp-settings" data-testid="copy-settings">
       <Notice message={notice} />
-      {!canEdit ? <p className="cp-readonly">{t('admin.copy.settings.readOnly')}</p> : null}
+      {!canEdit ? <p className="kit-readonly">{t('admin.copy.settings.readOnly')}</p> : null}
       <section className="bo-section" aria-labelledby="cp-approval-title">
         <div className="bo-section-head">
           <h2 id="cp-approval-title">{t('admin.copy.settings.approval')}</h2>
@@ -195,66 +174,23 @@ export function SettingsTab() {
           </div>
         </div>
       </section>
-      {canEdit ? (
-        <div className="cp-savebar">
-          {footNote ? (
-            <span className={`cp-foot-note${footNote === 'invalid' ? ' cp-foot-warn' : ''}`} role="status">
-              {t(footNote === 'invalid' ? 'admin.copy.settings.invalid' : 'admin.copy.settings.unchanged')}
-            </span>
-          ) : null}
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => {
-              setForm(toCopySettingsForm(current));
-              setProblems({});
-              setFootNote(null);
-            }}
-          >
-            {t('admin.copy.settings.discard')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={onReview}
-            data-testid="copy-settings-review"
-          >
-            {t('admin.copy.settings.review')}
-          </button>
-        </div>
-      ) : null}
-      {review ? (
-        <ConfirmDialog
-          title={t('admin.copy.settings.confirmTitle')}
-          message={t('admin.copy.settings.confirmText', { count: review.changes.length })}
-          confirmLabel={t('admin.copy.settings.save')}
-          pending={save.pending}
-          error={save.error?.message ?? null}
-          onCancel={() => setReview(null)}
-          onConfirm={async () => {
-            const answer = await save.run(review.settings);
-            if (!answer) return;
-            setReview(null);
-            setCurrent(answer);
-            setForm(toCopySettingsForm(answer));
-            setNotice(t('admin.copy.settings.saved'));
-          }}
-        >
-          <ChangeList changes={review.changes} />
-        </ConfirmDialog>
-      ) : null}
+      <SettingsReviewActions
+        state={settings}
+        canEdit={canEdit}
+        reviewTestId="copy-settings-review"
+        text={{
+          unchanged: t('admin.copy.settings.unchanged'),
+          invalid: t('admin.copy.settings.invalid'),
+          discard: t('admin.copy.settings.discard'),
+          review: t('admin.copy.settings.review'),
+          confirmTitle: t('admin.copy.settings.confirmTitle'),
+          confirmText: (count) => t('admin.copy.settings.confirmText', { count }),
+          save: t('admin.copy.settings.save'),
+        }}
+      >
+        {(changes) => <ChangeList changes={changes} />}
+      </SettingsReviewActions>
     </div>
-  );
-}
-
-function Suffixed({ suffix, children }: { suffix: string; children: ReactNode }) {
-  return (
-    <span className="cp-input-wrap">
-      {children}
-      <span className="cp-suffix" aria-hidden="true">
-        {suffix}
-      </span>
-    </span>
   );
 }
 
@@ -270,19 +206,12 @@ function ChangeList({ changes }: { changes: readonly TCopySettingsChange[] }) {
     return format.amount(value);
   };
   return (
-    <dl className="cp-changes" data-testid="copy-settings-changes">
-      {changes.map((change) => (
-        <div key={change.field} className="cp-change">
-          <dt>{t(FIELD_LABELS[change.field])}</dt>
-          <dd>
-            <span className="cp-before">{show(change, change.before)}</span>
-            <span className="cp-arrow" role="img" aria-label={t('admin.copy.to')}>
-              →
-            </span>
-            <span className="cp-after">{show(change, change.after)}</span>
-          </dd>
-        </div>
-      ))}
-    </dl>
+    <SettingsChangeList
+      changes={changes}
+      label={(change) => t(FIELD_LABELS[change.field])}
+      show={show}
+      arrowLabel={t('admin.copy.to')}
+      testId="copy-settings-changes"
+    />
   );
 }

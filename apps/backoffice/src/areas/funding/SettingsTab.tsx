@@ -1,19 +1,22 @@
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { useI18n } from '../../i18n';
 import { Field } from '../../kit/Field';
-import { ConfirmDialog } from '../../kit/Modal';
+import {
+  SettingsChangeList,
+  SettingsReviewActions,
+  Suffixed,
+  useSettingsReview,
+} from '../../kit/SettingsReview';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
-import { methodLabel, type TFundingSettings, useFundingFormat } from './format';
+import { methodLabel, useFundingFormat } from './format';
 import {
   COIN_RULES,
   readSettingsForm,
   settingsChanges,
   type TDirection,
   type TSettingsChange,
-  type TSettingsForm,
   type TSettingsProblem,
-  type TSettingsProblems,
   type TSideForm,
   toSettingsForm,
 } from './settings-form';
@@ -55,23 +58,16 @@ export function SettingsTab() {
   const { can } = useSession();
   const canEdit = can('funding.settings');
   const saved = useQuery('adminfundingsettings', {});
-  const [current, setCurrent] = useState<TFundingSettings | null>(null);
-  const [form, setForm] = useState<TSettingsForm | null>(null);
-  const [problems, setProblems] = useState<TSettingsProblems>({});
-  const [review, setReview] = useState<{ settings: TFundingSettings; changes: TSettingsChange[] } | null>(
-    null,
-  );
-  const [footNote, setFootNote] = useState<'unchanged' | 'invalid' | null>(null);
   const [notice, setNotice] = useNotice();
-  const save = useMutation('adminfundingsettingssave');
-
-  useEffect(() => {
-    if (saved.status === 'ready') {
-      setCurrent(saved.data);
-      setForm(toSettingsForm(saved.data));
-      setProblems({});
-    }
-  }, [saved.status, saved.data]);
+  const settings = useSettingsReview({
+    saved,
+    save: useMutation('adminfundingsettingssave'),
+    toForm: toSettingsForm,
+    readForm: readSettingsForm,
+    changesOf: settingsChanges,
+    onSaved: () => setNotice(t('admin.funding.settings.saved')),
+  });
+  const { current, form, problems, edit } = settings;
 
   if (saved.status === 'error' && !current)
     return (
@@ -88,10 +84,6 @@ export function SettingsTab() {
       </div>
     );
 
-  const edit = (change: (f: TSettingsForm) => TSettingsForm) => {
-    setForm((f) => (f ? change(f) : f));
-    setFootNote(null);
-  };
   const editSide = (method: string, direction: TDirection, change: Partial<TSideForm>) =>
     edit((f) => ({
       ...f,
@@ -101,26 +93,10 @@ export function SettingsTab() {
     }));
   const problemOf = (path: string) => (problems[path] ? t(PROBLEM_TEXT[problems[path]]) : null);
 
-  const onReview = () => {
-    const result = readSettingsForm(form);
-    setProblems(result.problems);
-    if (!result.settings) {
-      setFootNote('invalid');
-      return;
-    }
-    const changes = settingsChanges(current, result.settings);
-    if (changes.length === 0) {
-      setFootNote('unchanged');
-      return;
-    }
-    save.reset();
-    setReview({ settings: result.settings, changes });
-  };
-
   return (
     <div className="fu-tab fu-settings" data-testid="funding-settings">
       <Notice message={notice} />
-      {!canEdit ? <p className="fu-readonly">{t('admin.funding.settings.readOnly')}</p> : null}
+      {!canEdit ? <p className="kit-readonly">{t('admin.funding.settings.readOnly')}</p> : null}
       <section className="bo-section" aria-labelledby="fu-methods-title">
         <div className="bo-section-head">
           <h2 id="fu-methods-title">{t('admin.funding.settings.methods')}</h2>
@@ -227,65 +203,23 @@ export function SettingsTab() {
           </div>
         </div>
       </section>
-      {canEdit ? (
-        <div className="fu-savebar">
-          {footNote ? (
-            <span className={`fu-foot-note${footNote === 'invalid' ? ' fu-foot-warn' : ''}`} role="status">
-              {t(
-                footNote === 'invalid'
-                  ? 'admin.funding.settings.invalid'
-                  : 'admin.funding.settings.unchanged',
-              )}
-            </span>
-          ) : null}
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => {
-              setForm(toSettingsForm(current));
-              setProblems({});
-              setFootNote(null);
-            }}
-          >
-            {t('admin.funding.settings.discard')}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={onReview} data-testid="settings-review">
-            {t('admin.funding.settings.review')}
-          </button>
-        </div>
-      ) : null}
-      {review ? (
-        <ConfirmDialog
-          title={t('admin.funding.settings.confirmTitle')}
-          message={t('admin.funding.settings.confirmText', { count: review.changes.length })}
-          confirmLabel={t('admin.funding.settings.save')}
-          pending={save.pending}
-          error={save.error?.message ?? null}
-          onCancel={() => setReview(null)}
-          onConfirm={async () => {
-            const answer = await save.run(review.settings);
-            if (!answer) return;
-            setReview(null);
-            setCurrent(answer);
-            setForm(toSettingsForm(answer));
-            setNotice(t('admin.funding.settings.saved'));
-          }}
-        >
-          <ChangeList changes={review.changes} />
-        </ConfirmDialog>
-      ) : null}
+      <SettingsReviewActions
+        state={settings}
+        canEdit={canEdit}
+        reviewTestId="settings-review"
+        text={{
+          unchanged: t('admin.funding.settings.unchanged'),
+          invalid: t('admin.funding.settings.invalid'),
+          discard: t('admin.funding.settings.discard'),
+          review: t('admin.funding.settings.review'),
+          confirmTitle: t('admin.funding.settings.confirmTitle'),
+          confirmText: (count) => t('admin.funding.settings.confirmText', { count }),
+          save: t('admin.funding.settings.save'),
+        }}
+      >
+        {(changes) => <ChangeList changes={changes} />}
+      </SettingsReviewActions>
     </div>
-  );
-}
-
-function Suffixed({ suffix, children }: { suffix: string; children: ReactNode }) {
-  return (
-    <span className="fu-input-wrap">
-      {children}
-      <span className="fu-suffix" aria-hidden="true">
-        {suffix}
-      </span>
-    </span>
   );
 }
 
@@ -378,19 +312,12 @@ function ChangeList({ changes }: { changes: readonly TSettingsChange[] }) {
     return t('admin.funding.settings.lockHours');
   };
   return (
-    <dl className="fu-changes" data-testid="settings-changes">
-      {changes.map((change) => (
-        <div key={label(change)} className="fu-change">
-          <dt>{label(change)}</dt>
-          <dd>
-            <span className="fu-before">{show(change, change.before)}</span>
-            <span className="fu-arrow" role="img" aria-label={t('admin.funding.settings.to')}>
-              →
-            </span>
-            <span className="fu-after">{show(change, change.after)}</span>
-          </dd>
-        </div>
-      ))}
-    </dl>
+    <SettingsChangeList
+      changes={changes}
+      label={label}
+      show={show}
+      arrowLabel={t('admin.funding.settings.to')}
+      testId="settings-changes"
+    />
   );
 }
