@@ -8,6 +8,7 @@ import { RISK_PATHS } from './admin/risk-paths';
 import { CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
 import { COPY_PATHS } from './copy-paths';
 import { FUNDING_PATHS } from './funding-paths';
+import { STRATEGY_PATHS } from './strategy-paths';
 
 /**
  * Short route names and their /api/v1 paths: the route catalogue's addresses, kept apart from the
@@ -24,6 +25,7 @@ export const ROUTE_PATHS = {
   ...CHART_DRAWINGS_PATHS,
   ...COPY_PATHS,
   ...ADMIN_COPY_PATHS,
+  ...STRATEGY_PATHS,
 
   symbols: '/api/v1/quote/symbols',
   kline: '/api/v1/quote/kline',

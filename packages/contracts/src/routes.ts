@@ -12,6 +12,7 @@ import { copyRoutes } from './copy-routes';
 import { fundingRoutes } from './funding-routes';
 import { define, empty, type TRouteDefinition } from './route-kit';
 import { ROUTE_PATHS } from './route-paths';
+import { strategyRoutes } from './strategy-routes';
 import { tradingRoutes } from './trading-routes';
 
 export type { TRouteAccess, TRouteDefinition } from './route-kit';
@@ -214,6 +215,7 @@ export const routeCatalogue = {
   ...chartDrawingsRoutes,
   ...copyRoutes,
   ...copyAdminRoutes,
+  ...strategyRoutes,
 
   countrylist: define({
     name: 'countrylist',

@@ -92,6 +92,21 @@ export const AppErrorCode = {
   LEADER_FEE_TOO_HIGH: -5111,
   /** Only a main real or demo account that is not copying anyone can lead. */
   LEADER_NOT_ELIGIBLE: -5112,
+  /** Strategy bots (issue 19): -52xx. Not a strategy account of the trader's. */
+  STRATEGY_NOT_ALLOWED: -5201,
+  /** Spec 6: novice mode (trade type 1) cannot use strategies. */
+  STRATEGY_NOVICE_MODE: -5202,
+  /** The strategy account runs a bot already, or holds positions or orders. */
+  STRATEGY_ACCOUNT_BUSY: -5203,
+  STRATEGY_NOT_FOUND: -5204,
+  /** A parameter out of range or not valid for the symbol now. */
+  STRATEGY_INVALID: -5205,
+  /** The order or position belongs to a working bot: stop the bot first. */
+  STRATEGY_MANAGED: -5206,
+  /** The bot is stopped already. */
+  STRATEGY_STOPPED: -5207,
+  /** Its worst case breaches the margin rules: the margin call would come inside its own range. */
+  STRATEGY_WORST_CASE: -5208,
   STAFF_USERNAME_TAKEN: -6001,
   ROLE_NAME_TAKEN: -6002,
   ROLE_PARENT_LOOP: -6003,

@@ -20,6 +20,7 @@ import { endSession } from './identity';
 import { kycHandlers } from './kyc';
 import { pushHandlers } from './push';
 import { quoteHandlers } from './quotes';
+import { strategyHandlers } from './strategies';
 import { tradingHandlers } from './trading';
 
 /** Every route's handler: the route families' maps put together (a missing one is a type error). */
@@ -41,6 +42,7 @@ export const handlers: THandlers = {
   ...fundingAdminHandlers,
   ...chartsHandlers,
   ...copyHandlers,
+  ...strategyHandlers,
   adminlogout: (_input, ctx) => endSession(ctx, 'staff'),
 
   adminoverview: async (_input, ctx) => {

@@ -7,6 +7,7 @@
  */
 import { AccountType, type TAccountType, type TTradeType } from './calculations';
 import type { TEngineConfig } from './engine/state';
+import { addPrice } from './engine/strategy/martingale';
 import type { TStrategySpecInput } from './engine/strategy/types';
 import { type TEngineEvent, TradingEngine } from './engine-core';
 import type { TTradingErrorCode } from './errors';
@@ -51,6 +52,10 @@ export interface TSimulationResult {
   stopReason: string | null;
   /** Equity after each point (minor units), for a curve. */
   equity: number[];
+  /** A grid's levels, or a martingale's first price and its adds' prices (points), as the bot set them at its start. */
+  levels: number[];
+  /** Orders the bot could not place or fill on the walk (margin, mostly). */
+  refusals: number;
 }
 
 const MAIN = 1;
@@ -118,8 +123,17 @@ export function simulateStrategy(input: {
     state: 'waiting',
     stopReason: null,
     equity: [],
+    levels: [],
+    refusals: 0,
   };
   if (!started.ok) return result;
+  const first = engine.strategy(STRATEGY_ID)?.strategy;
+  if (first?.grid) result.levels = [...first.grid.levels];
+  else if (first?.kind === 'martingale' && first.martingale?.firstPrice != null) {
+    const firstPrice = first.martingale.firstPrice;
+    result.levels = [firstPrice];
+    for (let k = 1; k <= first.params.maxAdds; k++) result.levels.push(addPrice(first.params, firstPrice, k));
+  }
   const symbol = input.spec.params.symbol;
   let peak = input.investment;
   const watch = (events: readonly TEngineEvent[], bid: number) => {
@@ -127,6 +141,14 @@ export function simulateStrategy(input: {
       if (e.type === 'margin_call' && e.accountId === STRATEGY_ACCOUNT && e.active)
         result.marginCallPrice ??= bid;
       if (e.type === 'stop_out' && e.accountId === STRATEGY_ACCOUNT) result.stopOutPrice ??= bid;
+      if (e.type === 'strategy_log' && e.action === 'order_refused') result.refusals++;
+      // a pending order reached whose fill the margin refused
+      if (
+        e.type === 'order_cancelled' &&
+        e.accountId === STRATEGY_ACCOUNT &&
+        e.reason === 'insufficient_margin'
+      )
+        result.refusals++;
     }
     const view = engine.account(STRATEGY_ACCOUNT);
     if (!view) return;

@@ -391,6 +391,14 @@ export class EngineHost {
     if (!levels.ok) throw new AppError(AppErrorCode.INTERNAL);
   }
 
+  /**
+   * What a scratch engine needs to run a bot as this one would (the strategy simulators): the
+   * configuration with every group's terms, and today's raw quotes.
+   */
+  simulationSetup(): { config: TEngineConfig; quotes: { symbol: string; bid: number; ask: number; time: number }[] } {
+    return { config: this.config, quotes: this.engine.rawQuotes() };
+  }
+
   onEvents(listener: TEngineListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

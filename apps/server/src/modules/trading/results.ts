@@ -40,14 +40,14 @@ export const ERROR_CODES: Record<TTradingErrorCode, TAppErrorCode> = {
   COPY_NOT_FOUND: AppErrorCode.COPY_NOT_FOUND,
   // Strategies (issue 19): mapped onto existing codes until the strategies module brings its own
   // (-52xx, with their translations).
-  STRATEGY_NOT_ALLOWED: AppErrorCode.FORBIDDEN,
-  STRATEGY_NOVICE_MODE: AppErrorCode.FORBIDDEN,
-  STRATEGY_ACCOUNT_BUSY: AppErrorCode.GROUP_HAS_OPEN_TRADES,
+  STRATEGY_NOT_ALLOWED: AppErrorCode.STRATEGY_NOT_ALLOWED,
+  STRATEGY_NOVICE_MODE: AppErrorCode.STRATEGY_NOVICE_MODE,
+  STRATEGY_ACCOUNT_BUSY: AppErrorCode.STRATEGY_ACCOUNT_BUSY,
   STRATEGY_EXISTS: AppErrorCode.IDEMPOTENCY_CONFLICT,
-  STRATEGY_NOT_FOUND: AppErrorCode.RECORD_NOT_FOUND,
-  STRATEGY_INVALID: AppErrorCode.VALIDATION_FAILED,
-  STRATEGY_MANAGED: AppErrorCode.ACCOUNT_RESTRICTED,
-  STRATEGY_STOPPED: AppErrorCode.ORDER_ALREADY_DONE,
+  STRATEGY_NOT_FOUND: AppErrorCode.STRATEGY_NOT_FOUND,
+  STRATEGY_INVALID: AppErrorCode.STRATEGY_INVALID,
+  STRATEGY_MANAGED: AppErrorCode.STRATEGY_MANAGED,
+  STRATEGY_STOPPED: AppErrorCode.STRATEGY_STOPPED,
 };
 
 /** Engine errors that share a spec code but deserve their own message. */

@@ -1,0 +1,3 @@
+/** The strategies module's public face (issue 19): grid and martingale bots for traders. */
+export { createStrategy, listStrategies, previewStrategy, stopStrategy, strategyDetail } from './bots';
+export type { TStrategyPorts } from './ports';

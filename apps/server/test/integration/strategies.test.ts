@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { STRATEGY_PATHS } from '@broker/contracts/strategy-paths';
+import { CloseReason } from '@broker/domain/trading/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushTick, startTestServer, type TTestServer } from '../helpers';
+import { Trader } from '../trader';
+
+/**
+ * Strategy bots through their routes (spec 7.8 `strategy` family; spec 7.10 create, list and stop),
+ * on the real server and database: the worst case before launch and the refusal of a bot that
+ * breaches the margin rules, a grid created on a funded strategy account that buys a level and takes
+ * its profit, stopped keeping its position (closed later by the trader with reason 6), the money back,
+ * a martingale with its log, novice mode refused, and another trader's bot out of reach.
+ */
+let server: TTestServer;
+let trader: Trader;
+let demo: number;
+const engine = () => server.app.services.engine;
+
+async function tick(bid: number) {
+  pushTick(server, 'BTCUSDT', bid, bid + 50);
+  await expect
+    .poll(() => Math.abs((engine().core.quote('BTCUSDT')?.bid ?? 0) - bid * 100), { interval: 5 })
+    .toBeLessThan(1_000);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ FEED: 'off' });
+  pushTick(server, 'BTCUSDT', 67_000, 67_050);
+  trader = await Trader.signIn(server.baseUrl);
+  demo = await trader.createAccount(1, 2, 100);
+});
+afterAll(() => server.close());
+
+type TName = keyof typeof STRATEGY_PATHS;
+const call = (who: Trader, name: TName, input: Record<string, unknown>) =>
+  who.call(STRATEGY_PATHS[name], input);
+async function ok(who: Trader, name: TName, input: Record<string, unknown>) {
+  const answer = await call(who, name, input);
+  expect(answer.body.success, `${name}: ${answer.body.message} ${JSON.stringify(answer.body.fields)}`).toBe(
+    true,
+  );
+  return answer.body.data;
+}
+
+/** A long BTCUSDT grid 66,000–67,000 in 4 cells of 250.00, 0.01 lot each. */
+const GRID = {
+  kind: 'grid',
+  params: {
+    symbol: 'BTCUSDT',
+    direction: 'long',
+    lowerPrice: '66000.00',
+    upperPrice: '67000.00',
+    grids: 4,
+    spacing: 'arithmetic',
+    volumePerGrid: '0.01',
+  },
+};
+
+describe('strategy routes', { timeout: 60_000 }, () => {
+  it('shows the worst case before launch and refuses a bot whose margin call comes inside its range', async () => {
+    await tick(67_000);
+    const preview = await ok(trader, 'strategypreview', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: GRID,
+    });
+    expect(preview.levels).toEqual(['66000.00', '66250.00', '66500.00', '66750.00', '67000.00']);
+    expect(Number(preview.worstCase.maxMargin)).toBeGreaterThan(0);
+    expect(preview.worstCase.breachesMarginRules, JSON.stringify(preview)).toBe(false);
+    // the same grid at 1.00 lot a cell on 1,000.00: the margin call would come inside the range
+    const heavy = { ...GRID, params: { ...GRID.params, volumePerGrid: '1.00' } };
+    const risky = await ok(trader, 'strategypreview', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: heavy,
+    });
+    expect(risky.worstCase.breachesMarginRules, JSON.stringify(risky)).toBe(true);
+    const refused = await call(trader, 'strategycreate', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: heavy,
+      idempotencyKey: randomUUID(),
+    });
+    expect(refused.body.code).toBe(-5208);
+    // a malformed parameter: a clear field error, nothing started
+    const bad = await call(trader, 'strategypreview', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: { ...GRID, params: { ...GRID.params, grids: 1 } },
+    });
+    expect(bad.body.code).toBe(-9001);
+  });
+
+  it('runs a grid: buys a level, takes its profit, stops keeping a position, and gives the money back', async () => {
+    await tick(67_000);
+    const before = engine().core.account(demo)!.balance;
+    const key = randomUUID();
+    const bot = await ok(trader, 'strategycreate', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: GRID,
+      idempotencyKey: key,
+    });
+    // a retry of the same request answers the same bot and moves no money twice
+    const again = await ok(trader, 'strategycreate', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: GRID,
+      idempotencyKey: key,
+    });
+    expect(again.strategy_id).toBe(bot.strategy_id);
+    expect(engine().core.account(demo)!.balance).toBe(before - 100_000);
+    expect(bot).toMatchObject({
+      state: 'running',
+      kind: 'grid',
+      investment: '1000.00',
+      openOrders: 4,
+      parent_account_id: demo,
+    });
+    // the ask reaches 66,750.00: the top cell buys; the bid comes back to 67,000.00: it takes 250.00 x 0.01
+    await tick(66_700);
+    await tick(67_000);
+    const list = await ok(trader, 'strategylist', {});
+    const running = list.items.find((s: { strategy_id: number }) => s.strategy_id === bot.strategy_id);
+    expect(running).toMatchObject({ state: 'running', realizedProfit: '2.50', closedTrades: 1 });
+
+    // the lowest cell: buy again at 66,750, then stop keeping the position
+    await tick(66_700);
+    const stopped = await ok(trader, 'strategystop', {
+      strategy_id: bot.strategy_id,
+      closePositions: false,
+      idempotencyKey: randomUUID(),
+    });
+    expect(stopped.strategy).toMatchObject({ state: 'stopped_open', stopReason: 'client', openOrders: 0 });
+    expect(stopped.returned).toBe('0.00');
+    const kept = engine().core.positionsOf(bot.account_id);
+    expect(kept).toHaveLength(1);
+    // the trader closes it later: close reason 6
+    const closed = await trader.call('/api/v1/order/close', {
+      account_id: bot.account_id,
+      order_id: kept[0]!.positionId,
+      idempotencyKey: randomUUID(),
+    });
+    expect(closed.body.success, closed.body.message).toBe(true);
+    const history = await trader.call('/api/v1/order/history', {
+      account_id: bot.account_id,
+      page: 1,
+      size: 10,
+    });
+    expect(history.body.data.items.map((d: { close_reason: number }) => d.close_reason)).toEqual([
+      CloseReason.STRATEGY_STOPPED_ACTIVELY,
+      CloseReason.TAKE_PROFIT_OR_STOP_LOSS,
+    ]);
+    // stopping again with nothing open: the money goes back and the strategy account closes
+    const mainBefore = engine().core.account(demo)!.balance;
+    const done = await ok(trader, 'strategystop', {
+      strategy_id: bot.strategy_id,
+      closePositions: true,
+      idempotencyKey: randomUUID(),
+    });
+    expect(Number(done.returned)).toBeGreaterThan(990);
+    expect(engine().core.account(demo)!.balance).toBe(mainBefore + Math.round(Number(done.returned) * 100));
+    expect(engine().core.account(bot.account_id)?.closed).toBe(true);
+    const all = await ok(trader, 'strategylist', { includeClosed: true });
+    expect(all.items.find((s: { strategy_id: number }) => s.strategy_id === bot.strategy_id)?.state).toBe(
+      'stopped_closed',
+    );
+  });
+
+  it('runs a martingale with its log; novice mode and other traders are refused', async () => {
+    await tick(67_000);
+    const bot = await ok(trader, 'strategycreate', {
+      account_id: demo,
+      investment: '2000.00',
+      spec: {
+        kind: 'martingale',
+        params: {
+          symbol: 'BTCUSDT',
+          direction: 'long',
+          firstVolume: '0.01',
+          stepPercent: '0.5',
+          multiplier: '2',
+          maxAdds: 3,
+          takeProfitPercent: '0.3',
+          cycle: 'stop',
+        },
+      },
+      idempotencyKey: randomUUID(),
+    });
+    expect(bot).toMatchObject({ kind: 'martingale', state: 'running', openPositions: 1 });
+    const detail = await ok(trader, 'strategydetail', { strategy_id: bot.strategy_id });
+    expect(detail.log.map((l: { action: string }) => l.action)).toContain('started');
+    expect(detail.strategy.params.params).toMatchObject({ multiplier: '2', stepPercent: '0.50', maxAdds: 3 });
+
+    const other = await Trader.signInStranger(server);
+    const theirs = await call(other, 'strategydetail', { strategy_id: bot.strategy_id });
+    expect(theirs.body.code).toBe(-5204);
+    const stop = await call(other, 'strategystop', {
+      strategy_id: bot.strategy_id,
+      closePositions: true,
+      idempotencyKey: randomUUID(),
+    });
+    expect(stop.body.code).toBe(-5204);
+
+    const novice = await other.createAccount(1, 1, 100);
+    const refused = await call(other, 'strategycreate', {
+      account_id: novice,
+      investment: '100.00',
+      spec: GRID,
+      idempotencyKey: randomUUID(),
+    });
+    expect(refused.body.code).toBe(-5202);
+    // nothing was left behind: no strategy account of the novice trader holds money
+    expect(engine().core.account(novice)!.balance).toBe(10_000_000);
+  });
+});
