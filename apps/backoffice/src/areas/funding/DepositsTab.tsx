@@ -2,89 +2,42 @@ import type { TRouteOutput } from '@broker/contracts/routes';
 import { useMemo } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
-import { DataTable, type TColumn } from '../../kit/DataTable';
+import type { TColumn } from '../../kit/DataTable';
 import { Drawer, DrawerSection, Facts } from '../../kit/Drawer';
 import { useQuery } from '../../kit/useApi';
 import {
   DEPOSIT_STATE_LABELS,
   DEPOSIT_STATE_TONES,
   DEPOSIT_STATES,
-  FUNDING_METHODS,
   failureLabel,
   methodLabel,
   type TAdminDeposit,
   useFundingFormat,
 } from './format';
-import { QueueFilters } from './QueueFilters';
-import { CopyText, CustomerBrief, LoadError, pick, Skeleton, StateSegments, useFilterParams } from './ui';
+import { leadColumns, QueueTable, useQueue } from './Queue';
+import { CopyText, CustomerBrief, LoadError, Skeleton } from './ui';
 
 type TRow = TRouteOutput<'adminfundingqueue'>['deposits'][number];
-const PAGE_SIZE = 20;
 const FILTERS = ['all', ...DEPOSIT_STATES] as const;
-type TFilter = (typeof FILTERS)[number];
 
 /** Every deposit, newest first: state segments with counts, method and customer filters; a row opens its details. */
 export function DepositsTab() {
   const { t } = useI18n();
   const format = useFundingFormat();
-  const { params, update } = useFilterParams();
-  const status: TFilter = pick(params.get('status'), FILTERS) ?? 'all';
-  const method = pick(params.get('method'), FUNDING_METHODS);
-  const userId = params.get('customer')?.trim() || undefined;
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const open = params.get('open');
-  const list = useQuery('adminfundingqueue', {
-    kind: 'deposit',
-    ...(status === 'all' ? {} : { status }),
-    ...(method ? { method } : {}),
-    ...(userId ? { userId } : {}),
-    page,
-    size: PAGE_SIZE,
-  });
-  const counts = useMemo(() => {
-    const byState = list.data?.counts;
-    if (!byState) return null;
-    // A state no deposit is in is left out of the answer: it counts 0.
-    const counts: Record<string, number> = { all: 0 };
-    for (const state of DEPOSIT_STATES) {
-      counts[state] = byState[state] ?? 0;
-      counts.all = (counts.all ?? 0) + (byState[state] ?? 0);
-    }
-    return counts;
-  }, [list.data]);
-  const rows = list.data?.deposits ?? [];
+  const queue = useQueue({ kind: 'deposit', filters: FILTERS, states: DEPOSIT_STATES, defaultFilter: 'all' });
+  const { update, open } = queue;
+  const rows = queue.list.data?.deposits ?? [];
 
   const columns = useMemo<TColumn<TRow>[]>(
     () => [
-      {
-        key: 'created',
-        header: t('admin.funding.field.created'),
-        render: (row) => (
-          <button
-            type="button"
-            className="fu-rowbtn"
-            onClick={(e) => {
-              e.stopPropagation();
-              update({ open: row.id });
-            }}
-            data-testid="deposit-open"
-          >
-            {format.shortDateTime(row.createdAt)}
-          </button>
-        ),
-      },
-      {
-        key: 'customer',
-        header: t('admin.funding.field.customer'),
-        render: (row) => (
-          <span className="fu-who">
-            <strong>{row.customer.name || row.customer.email}</strong>
-            <span>{row.customer.email}</span>
-          </span>
-        ),
-      },
-      { key: 'account', header: t('admin.funding.field.account'), render: (row) => `#${row.account_id}` },
-      { key: 'method', header: t('admin.funding.field.method'), render: (row) => methodLabel(t, row.method) },
+      ...leadColumns<TRow>({
+        t,
+        format,
+        update,
+        dateKey: 'created',
+        dateHeader: t('admin.funding.field.created'),
+        openTestId: 'deposit-open',
+      }),
       {
         key: 'amount',
         header: t('admin.funding.field.amount'),
@@ -130,49 +83,15 @@ export function DepositsTab() {
 
   return (
     <div className="fu-tab">
-      <StateSegments
-        label={t('admin.funding.field.state')}
-        testId="deposit-states"
-        value={status}
-        counts={counts}
-        onChange={(next) => update({ status: next === 'all' ? null : next })}
-        options={FILTERS.map((value) => ({
-          value,
-          label: value === 'all' ? t('admin.funding.filter.all') : t(DEPOSIT_STATE_LABELS[value]),
-        }))}
-      />
-      <DataTable
-        testId="deposits-table"
-        rowTestId="deposit-row"
+      <QueueTable
+        queue={queue}
         rows={rows}
         columns={columns}
-        rowKey={(row) => row.id}
-        loading={list.status === 'loading'}
-        error={list.status === 'error' ? list.error.message : null}
-        onRetry={list.reload}
-        onRowClick={(row) => update({ open: row.id })}
-        empty={
-          status === 'all' && !method && !userId
-            ? t('admin.funding.deposits.none')
-            : t('admin.funding.noMatch')
-        }
-        server={{
-          total: list.data?.total ?? 0,
-          page,
-          pageSize: PAGE_SIZE,
-          onPage: (next) => update({ page: String(next) }),
-        }}
-        toolbar={
-          <QueueFilters
-            method={method}
-            customer={userId ?? ''}
-            customerName={userId ? (rows[0]?.customer.name ?? null) : null}
-            onMethod={(next) => update({ method: next })}
-            onCustomer={(next) => update({ customer: next })}
-            onRefresh={list.reload}
-            refreshing={list.status === 'loading'}
-          />
-        }
+        stateLabel={(state) => t(DEPOSIT_STATE_LABELS[state])}
+        segmentsTestId="deposit-states"
+        tableTestId="deposits-table"
+        rowTestId="deposit-row"
+        emptyUnfiltered={t('admin.funding.deposits.none')}
       />
       {open ? (
         <DepositDrawer
