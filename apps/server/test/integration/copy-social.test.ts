@@ -236,6 +236,33 @@ describe('copy trading routes', { timeout: 60_000 }, () => {
       },
       -5106,
     );
+    // more than the free margin of the main account: refused, and no empty copy account is left
+    const poor = await trader();
+    const accountsBefore = engine().accountsOf(
+      engine().ownerOf(poor.account)!.tenantId,
+      poor.t.userId,
+    ).length;
+    await refused(
+      poor.t,
+      'followstart',
+      {
+        account_id: poor.account,
+        leader_id: leader.account,
+        mode: 'equity',
+        value: '0',
+        amount: '200000.00',
+        idempotencyKey: randomUUID(),
+      },
+      -4001,
+    );
+    const left = engine()
+      .accountsOf(engine().ownerOf(poor.account)!.tenantId, poor.t.userId)
+      .map((id) => engine().core.account(id)!)
+      .filter((v) => v.purpose === 'copy' && !v.closed);
+    expect(left).toEqual([]);
+    expect(engine().accountsOf(engine().ownerOf(poor.account)!.tenantId, poor.t.userId).length).toBe(
+      accountsBefore + 1,
+    );
     // equity mode: 10,000 against the leader's 100,000 copies a tenth of its volume
     const propCopy = await follow(prop, leader.account, { mode: 'equity', value: '0' });
     const leaderInfo = await ok(leader.t, 'followleader', { leader_id: leader.account });

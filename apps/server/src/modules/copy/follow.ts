@@ -251,14 +251,26 @@ async function startCopyNow(ports: TCopyPorts, input: Parameters<typeof startCop
     if (running.leaderAccountId !== input.leader_id) throw new AppError(AppErrorCode.IDEMPOTENCY_CONFLICT);
     return copyView(ports, actor, sub.accountId);
   }
-  await transferFunds(ports, {
-    actor,
-    type: 'transfer_follow_out',
-    account_id: main.accountId,
-    sub_account_id: sub.accountId,
-    amount: input.amount,
-    idempotencyKey: `${key}:fund`,
-  });
+  try {
+    await transferFunds(ports, {
+      actor,
+      type: 'transfer_follow_out',
+      account_id: main.accountId,
+      sub_account_id: sub.accountId,
+      amount: input.amount,
+      idempotencyKey: `${key}:fund`,
+    });
+  } catch (error) {
+    // not funded (not enough free margin): the empty copy account is closed, not left counting
+    if ((ports.host.core.account(sub.accountId)?.balance ?? 0) === 0)
+      await submitOrThrow(ports.host, {
+        type: 'close_account',
+        clientKey: `${key}:unfunded`,
+        time: Date.now(),
+        accountId: sub.accountId,
+      }).catch(() => undefined);
+    throw error;
+  }
   const settings: TCopySettings = {
     mode: input.mode,
     modeValue,

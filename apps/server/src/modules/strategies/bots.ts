@@ -195,14 +195,26 @@ export async function createStrategy(
     purpose: 'strategy',
     idempotencyKey: key,
   });
-  await transferFunds(ports, {
-    actor,
-    type: 'transfer_strategy_out',
-    account_id: main.accountId,
-    sub_account_id: sub.accountId,
-    amount: input.investment,
-    idempotencyKey: `${key}:fund`,
-  });
+  try {
+    await transferFunds(ports, {
+      actor,
+      type: 'transfer_strategy_out',
+      account_id: main.accountId,
+      sub_account_id: sub.accountId,
+      amount: input.investment,
+      idempotencyKey: `${key}:fund`,
+    });
+  } catch (error) {
+    // not funded (not enough free margin): the empty strategy account is closed, not left counting
+    if ((ports.host.core.account(sub.accountId)?.balance ?? 0) === 0)
+      await submitOrThrow(ports.host, {
+        type: 'close_account',
+        clientKey: `${key}:unfunded`,
+        time: Date.now(),
+        accountId: sub.accountId,
+      }).catch(() => undefined);
+    throw error;
+  }
   const strategyId = await nextStrategyId(ports.db);
   try {
     await submitOrThrow(ports.host, {
