@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { Notice, useNotice } from '../../kit/Feedback';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import {
@@ -18,7 +19,7 @@ import {
   useCopyFormat,
 } from './format';
 import { LeaderDrawer } from './LeaderDrawer';
-import { Notice, pick, RefreshButton, useFilterParams, useNotice } from './ui';
+import { pick, RefreshButton, useFilterParams } from './ui';
 
 const PAGE_SIZE = 20;
 const FILTERS = [...LEADER_STATES, 'all'] as const;
@@ -190,7 +191,7 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
 
   return (
     <div className="cp-tab">
-      <Notice message={notice} />
+      <Notice message={notice} testId="copy-notice" />
       <Segmented
         classPrefix="cp-segments"
         label={t('admin.copy.field.state')}

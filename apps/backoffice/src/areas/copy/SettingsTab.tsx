@@ -1,4 +1,5 @@
 import { useI18n } from '../../i18n';
+import { LoadError, Notice, Skeleton, useNotice } from '../../kit/Feedback';
 import { Field } from '../../kit/Field';
 import {
   SettingsChangeList,
@@ -21,7 +22,6 @@ import {
   toCopySettingsForm,
   useCopyFormat,
 } from './format';
-import { LoadError, Notice, Skeleton, useNotice } from './ui';
 
 const PROBLEM_TEXT: Record<TCopySettingsProblem, string> = {
   days: 'admin.copy.settings.problem.days',
@@ -84,7 +84,7 @@ export function SettingsTab() {
 
   return (
     <div className="cp-tab cp-settings" data-testid="copy-settings">
-      <Notice message={notice} />
+      <Notice message={notice} testId="copy-notice" />
       {!canEdit ? <p className="kit-readonly">{t('admin.copy.settings.readOnly')}</p> : null}
       <section className="bo-section" aria-labelledby="cp-approval-title">
         <div className="bo-section-head">

@@ -1,7 +1,7 @@
-import { useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
+import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { useQuery } from '../../kit/useApi';
 import { LEADER_STATE_LABELS, REVIEW_REASON_MAX, reviewReasonProblem, type TAdminLeader } from './format';
 
@@ -37,55 +37,6 @@ export const idParam = (value: string | null): number | undefined =>
 export const leaderPath = (leaderId: number) =>
   `/copy?${new URLSearchParams({ status: 'all', q: String(leaderId), open: String(leaderId) })}`;
 
-/** A short notice that says what just happened; it goes after 6 seconds. */
-export function useNotice(): [string | null, (message: string | null) => void] {
-  const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), 6000);
-    return () => clearTimeout(timer);
-  }, [notice]);
-  return [notice, setNotice];
-}
-
-export function Notice({ message }: { message: string | null }) {
-  return (
-    <div className="cp-notice-slot" role="status" aria-live="polite">
-      {message ? (
-        <div className="cp-notice" data-testid="copy-notice">
-          <Icon name="check" size={16} />
-          <span>{message}</span>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** A failed load with its reason and a retry. */
-export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  const { t } = useI18n();
-  return (
-    <div className="cp-load-error" role="alert">
-      <Icon name="alert" size={16} />
-      <span>{message}</span>
-      <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
-        {t('admin.kit.retry')}
-      </button>
-    </div>
-  );
-}
-
-/** A loading placeholder of a card. */
-export function Skeleton({ lines = 4 }: { lines?: number }) {
-  return (
-    <div className="cp-skeleton" aria-busy="true">
-      {Array.from({ length: lines }, (_, n) => (
-        <span key={n} className="kit-skeleton" />
-      ))}
-    </div>
-  );
-}
-
 /** A review reason: at most 20 characters after trimming (spec 5), with a live counter. */
 export function ReasonField({
   value,
@@ -98,45 +49,23 @@ export function ReasonField({
   showProblem: boolean;
   label: string;
 }) {
-  const { t, formatNumber } = useI18n();
-  const id = useId();
-  const problem = reviewReasonProblem(value);
-  const length = value.trim().length;
-  const visible = problem === 'tooLong' || (showProblem && problem) ? problem : null;
+  const { t } = useI18n();
   return (
-    <div className="field kit-field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="input"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={visible ? true : undefined}
-        aria-describedby={`${id}-note`}
-        autoComplete="off"
-        data-testid="copy-reason"
-      />
-      <span className="cp-reason-note" id={`${id}-note`}>
-        <span className={visible ? 'field-error' : 'kit-hint'} data-testid="copy-reason-problem">
-          {visible === 'required'
-            ? t('admin.copy.reason.required')
-            : visible === 'tooLong'
-              ? t('admin.copy.reason.tooLong', { max: REVIEW_REASON_MAX })
-              : t('admin.copy.reason.hint')}
-        </span>
-        <span
-          className={`cp-counter${length > REVIEW_REASON_MAX ? ' kit-down' : ''}`}
-          data-testid="copy-reason-counter"
-        >
-          {t('admin.copy.reason.counter', {
-            count: formatNumber(length),
-            max: formatNumber(REVIEW_REASON_MAX),
-          })}
-        </span>
-      </span>
-    </div>
+    <KitReasonField
+      value={value}
+      onChange={onChange}
+      showProblem={showProblem}
+      problem={reviewReasonProblem(value)}
+      max={REVIEW_REASON_MAX}
+      label={label}
+      words={{
+        required: t('admin.copy.reason.required'),
+        tooLong: t('admin.copy.reason.tooLong', { max: REVIEW_REASON_MAX }),
+        hint: t('admin.copy.reason.hint'),
+        counter: (count, max) => t('admin.copy.reason.counter', { count, max }),
+      }}
+      testIds={{ input: 'copy-reason', problem: 'copy-reason-problem', counter: 'copy-reason-counter' }}
+    />
   );
 }
 

@@ -4,6 +4,7 @@ import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import type { TColumn } from '../../kit/DataTable';
 import { Drawer, DrawerSection, Facts } from '../../kit/Drawer';
+import { LoadError, Skeleton } from '../../kit/Feedback';
 import { useQuery } from '../../kit/useApi';
 import {
   DEPOSIT_STATE_LABELS,
@@ -15,7 +16,7 @@ import {
   useFundingFormat,
 } from './format';
 import { leadColumns, QueueTable, useQueue } from './Queue';
-import { CopyText, CustomerBrief, LoadError, Skeleton } from './ui';
+import { CopyText, CustomerBrief } from './ui';
 
 type TRow = TRouteOutput<'adminfundingqueue'>['deposits'][number];
 const FILTERS = ['all', ...DEPOSIT_STATES] as const;

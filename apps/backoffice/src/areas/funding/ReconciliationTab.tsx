@@ -5,6 +5,7 @@ import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Facts } from '../../kit/Drawer';
+import { LoadError, Notice, useNotice } from '../../kit/Feedback';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
@@ -25,7 +26,7 @@ import {
   useFundingFormat,
   utcDay,
 } from './format';
-import { LoadError, Notice, pick, ReasonField, StateSegments, useFilterParams, useNotice } from './ui';
+import { pick, ReasonField, StateSegments, useFilterParams } from './ui';
 
 type TReport = TRouteOutput<'adminreconciliation'>;
 type TProviderReport = TReport['providers'][number];
@@ -36,7 +37,7 @@ export function ReconciliationTab() {
   const [notice, setNotice] = useNotice();
   return (
     <div className="fu-tab">
-      <Notice message={notice} />
+      <Notice message={notice} testId="funding-notice" />
       <UnmatchedSection onNotice={setNotice} />
       <ReportSection />
     </div>

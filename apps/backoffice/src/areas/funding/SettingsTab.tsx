@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useI18n } from '../../i18n';
+import { LoadError, Notice, Skeleton, useNotice } from '../../kit/Feedback';
 import { Field } from '../../kit/Field';
 import {
   SettingsChangeList,
@@ -20,7 +21,6 @@ import {
   type TSideForm,
   toSettingsForm,
 } from './settings-form';
-import { LoadError, Notice, Skeleton, useNotice } from './ui';
 
 const PROBLEM_TEXT: Record<TSettingsProblem, string> = {
   amount: 'admin.funding.settings.problem.amount',
@@ -95,7 +95,7 @@ export function SettingsTab() {
 
   return (
     <div className="fu-tab fu-settings" data-testid="funding-settings">
-      <Notice message={notice} />
+      <Notice message={notice} testId="funding-notice" />
       {!canEdit ? <p className="kit-readonly">{t('admin.funding.settings.readOnly')}</p> : null}
       <section className="bo-section" aria-labelledby="fu-methods-title">
         <div className="bo-section-head">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { Drawer, DrawerSection, Facts } from '../../kit/Drawer';
+import { LoadError, Skeleton } from '../../kit/Feedback';
 import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useStaff } from '../../session';
@@ -19,7 +20,7 @@ import {
   WITHDRAWAL_STATE_TONES,
 } from './format';
 import { Glyph } from './glyphs';
-import { CopyText, CustomerBrief, LoadError, ReasonField, Skeleton } from './ui';
+import { CopyText, CustomerBrief, ReasonField } from './ui';
 
 /**
  * The review of one withdrawal: risk flags first, the money (amount, payout at the stored rate, the

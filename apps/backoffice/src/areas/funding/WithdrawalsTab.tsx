@@ -2,6 +2,7 @@ import type { TRouteOutput } from '@broker/contracts/routes';
 import { useMemo } from 'react';
 import { useI18n } from '../../i18n';
 import type { TColumn } from '../../kit/DataTable';
+import { Notice, useNotice } from '../../kit/Feedback';
 import {
   FLAG_TEXT,
   useFundingFormat,
@@ -10,7 +11,6 @@ import {
   WITHDRAWAL_STATES,
 } from './format';
 import { leadColumns, QueueTable, useQueue } from './Queue';
-import { Notice, useNotice } from './ui';
 import { WithdrawalDrawer } from './WithdrawalDrawer';
 
 type TRow = TRouteOutput<'adminfundingqueue'>['withdrawals'][number];
@@ -100,7 +100,7 @@ export function WithdrawalsTab({ onChanged }: { onChanged: () => void }) {
 
   return (
     <div className="fu-tab">
-      <Notice message={notice} />
+      <Notice message={notice} testId="funding-notice" />
       <QueueTable
         queue={queue}
         rows={rows}

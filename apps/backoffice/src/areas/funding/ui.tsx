@@ -1,8 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { Facts } from '../../kit/Drawer';
+import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { REVIEW_REASON_MAX, reviewReasonProblem, type TFundingFormat } from './format';
 import { Glyph } from './glyphs';
 
@@ -74,30 +75,6 @@ export function useFilterParams() {
 export const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
   allowed.find((v) => v === value);
 
-/** A short notice that says what just happened; it goes after 6 seconds. */
-export function useNotice(): [string | null, (message: string | null) => void] {
-  const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), 6000);
-    return () => clearTimeout(timer);
-  }, [notice]);
-  return [notice, setNotice];
-}
-
-export function Notice({ message, testId = 'funding-notice' }: { message: string | null; testId?: string }) {
-  return (
-    <div className="fu-notice-slot" role="status" aria-live="polite">
-      {message ? (
-        <div className="fu-notice" data-testid={testId}>
-          <Icon name="check" size={16} />
-          <span>{message}</span>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
 /** The rejection reason of a review: at most 20 characters after trimming, with a live counter. */
 export function ReasonField({
   value,
@@ -112,45 +89,23 @@ export function ReasonField({
   label: string;
   testId: string;
 }) {
-  const { t, formatNumber } = useI18n();
-  const id = useId();
-  const problem = reviewReasonProblem(value);
-  const length = value.trim().length;
-  const visibleProblem = problem === 'tooLong' || (showProblem && problem) ? problem : null;
+  const { t } = useI18n();
   return (
-    <div className="field kit-field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="input"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={visibleProblem ? true : undefined}
-        aria-describedby={`${id}-note`}
-        autoComplete="off"
-        data-testid={testId}
-      />
-      <span className="fu-reason-note" id={`${id}-note`}>
-        <span className={visibleProblem ? 'field-error' : 'kit-hint'} data-testid={`${testId}-problem`}>
-          {visibleProblem === 'required'
-            ? t('admin.funding.reason.required')
-            : visibleProblem === 'tooLong'
-              ? t('admin.funding.reason.tooLong', { max: REVIEW_REASON_MAX })
-              : t('admin.funding.reason.hint')}
-        </span>
-        <span
-          className={`fu-counter${length > REVIEW_REASON_MAX ? ' kit-down' : ''}`}
-          data-testid={`${testId}-counter`}
-        >
-          {t('admin.funding.reason.counter', {
-            count: formatNumber(length),
-            max: formatNumber(REVIEW_REASON_MAX),
-          })}
-        </span>
-      </span>
-    </div>
+    <KitReasonField
+      value={value}
+      onChange={onChange}
+      showProblem={showProblem}
+      problem={reviewReasonProblem(value)}
+      max={REVIEW_REASON_MAX}
+      label={label}
+      words={{
+        required: t('admin.funding.reason.required'),
+        tooLong: t('admin.funding.reason.tooLong', { max: REVIEW_REASON_MAX }),
+        hint: t('admin.funding.reason.hint'),
+        counter: (count, max) => t('admin.funding.reason.counter', { count, max }),
+      }}
+      testIds={{ input: testId, problem: `${testId}-problem`, counter: `${testId}-counter` }}
+    />
   );
 }
 
@@ -251,30 +206,5 @@ export function CopyText({ value, testId }: { value: string; testId?: string }) 
         {copied ? <Icon name="check" size={14} /> : <Glyph name="copy" size={14} />}
       </button>
     </span>
-  );
-}
-
-/** A loading placeholder of a drawer or a card. */
-export function Skeleton({ lines = 4 }: { lines?: number }) {
-  return (
-    <div className="fu-skeleton" aria-busy="true">
-      {Array.from({ length: lines }, (_, n) => (
-        <span key={n} className="kit-skeleton" />
-      ))}
-    </div>
-  );
-}
-
-/** A failed load with its reason and a retry. */
-export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  const { t } = useI18n();
-  return (
-    <div className="fu-load-error" role="alert">
-      <Icon name="alert" size={16} />
-      <span>{message}</span>
-      <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
-        {t('admin.kit.retry')}
-      </button>
-    </div>
   );
 }

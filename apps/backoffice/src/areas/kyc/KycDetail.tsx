@@ -4,6 +4,7 @@ import { callApi } from '../../api';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle, useI18n } from '../../i18n';
 import { Can } from '../../kit/Can';
+import { LoadError, useNotice } from '../../kit/Feedback';
 import { ConfirmDialog } from '../../kit/Modal';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { FileViewer } from './FileViewer';
@@ -18,7 +19,7 @@ import {
   useKycFormat,
 } from './format';
 import { kycPath } from './KycQueue';
-import { LoadError, ReasonField, useNotice } from './ui';
+import { ReasonField } from './ui';
 
 /** One submission: its files viewed in place, the details the customer gave, earlier submissions; Approve or Reject. */
 export function KycDetail() {
@@ -33,7 +34,7 @@ export function KycDetail() {
     : name;
   useDocumentTitle(name ? t('admin.kyc.detail.documentTitle', { name }) : t('admin.menu.kyc'));
   const [deciding, setDeciding] = useState<'approve' | 'reject' | null>(null);
-  const [notice, setNotice] = useNotice();
+  const [notice, setNotice] = useNotice(8000);
 
   return (
     <div className="ky-detail" data-testid="kyc-detail">

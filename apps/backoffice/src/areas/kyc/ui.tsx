@@ -1,18 +1,6 @@
-import { useEffect, useId, useState } from 'react';
-import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
+import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { REVIEW_REASON_MAX, reviewReasonProblem } from './format';
-
-/** A short notice that says what just happened; it goes after 8 seconds. */
-export function useNotice(): [string | null, (message: string | null) => void] {
-  const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), 8000);
-    return () => clearTimeout(timer);
-  }, [notice]);
-  return [notice, setNotice];
-}
 
 /** The rejection reason of a review: at most 20 characters after trimming, with a live counter. */
 export function ReasonField({
@@ -24,59 +12,23 @@ export function ReasonField({
   onChange: (value: string) => void;
   showProblem: boolean;
 }) {
-  const { t, formatNumber } = useI18n();
-  const id = useId();
-  const problem = reviewReasonProblem(value);
-  const length = value.trim().length;
-  const visible = problem === 'tooLong' || (showProblem && problem) ? problem : null;
-  return (
-    <div className="field kit-field">
-      <label className="field-label" htmlFor={id}>
-        {t('admin.kyc.reject.reason')}
-      </label>
-      <input
-        id={id}
-        className="input"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={visible ? true : undefined}
-        aria-describedby={`${id}-note`}
-        autoComplete="off"
-        data-testid="kyc-reject-reason"
-      />
-      <span className="ky-reason-note" id={`${id}-note`}>
-        <span className={visible ? 'field-error' : 'kit-hint'} data-testid="kyc-reject-problem">
-          {visible === 'required'
-            ? t('admin.kyc.reject.required')
-            : visible === 'tooLong'
-              ? t('admin.kyc.reject.tooLong', { max: REVIEW_REASON_MAX })
-              : t('admin.kyc.reject.hint')}
-        </span>
-        <span
-          className={`ky-counter${length > REVIEW_REASON_MAX ? ' kit-down' : ''}`}
-          data-testid="kyc-reject-counter"
-        >
-          {t('admin.kyc.reject.counter', {
-            count: formatNumber(length),
-            max: formatNumber(REVIEW_REASON_MAX),
-          })}
-        </span>
-      </span>
-    </div>
-  );
-}
-
-/** A failed load with its reason and a retry. */
-export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
   const { t } = useI18n();
   return (
-    <div className="ky-load-error" role="alert">
-      <Icon name="alert" size={16} />
-      <span>{message}</span>
-      <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
-        {t('admin.kit.retry')}
-      </button>
-    </div>
+    <KitReasonField
+      value={value}
+      onChange={onChange}
+      showProblem={showProblem}
+      problem={reviewReasonProblem(value)}
+      max={REVIEW_REASON_MAX}
+      label={t('admin.kyc.reject.reason')}
+      words={{
+        required: t('admin.kyc.reject.required'),
+        tooLong: t('admin.kyc.reject.tooLong', { max: REVIEW_REASON_MAX }),
+        hint: t('admin.kyc.reject.hint'),
+        counter: (count, max) => t('admin.kyc.reject.counter', { count, max }),
+      }}
+      testIds={{ input: 'kyc-reject-reason', problem: 'kyc-reject-problem', counter: 'kyc-reject-counter' }}
+    />
   );
 }
 
