@@ -16,6 +16,7 @@ import './features/history/history.css';
 import './features/funding/funding.css';
 import './features/kyc/kyc.css';
 import './features/copy/copy.css';
+import './features/strategies/strategies.css';
 import { StrictMode, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';

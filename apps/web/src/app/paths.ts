@@ -48,6 +48,10 @@ export const paths = {
   copyLeader: (lang: string, leaderId: number) => `/${lang}/copyTrading/${leaderId}`,
   myCopies: (lang: string) => `/${lang}/copyTrading/mine`,
   leadDashboard: (lang: string) => `/${lang}/copyTrading/lead`,
+  /** Strategy bots (issue 19): the trader's bots, the create form, one bot. */
+  strategies: (lang: string) => `/${lang}/strategies`,
+  newStrategy: (lang: string) => `/${lang}/strategies/new`,
+  strategy: (lang: string, id: number) => `/${lang}/strategies/${id}`,
 };
 
 /**

@@ -167,6 +167,27 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'copy.leader.title', nav: 4 },
             lazy: lazyPage(() => import('../features/copy/LeaderPage')),
           },
+          {
+            path: 'strategies',
+            loader: signedInLoader,
+            handle: { titleKey: 'strategy.list.title' },
+            lazy: lazyPage(() => import('../features/strategies/StrategiesPage')),
+          },
+          {
+            path: 'strategies/new',
+            loader: signedInLoader,
+            handle: { titleKey: 'strategy.new.title' },
+            lazy: lazyPage(() => import('../features/strategies/NewStrategyPage')),
+          },
+          {
+            path: 'strategies/:strategyId',
+            loader: async (args) => {
+              if (!/^[1-9]\d{0,15}$/.test(args.params.strategyId ?? '')) notFound();
+              return signedInLoader(args);
+            },
+            handle: { titleKey: 'strategy.detail.title' },
+            lazy: lazyPage(() => import('../features/strategies/StrategyPage')),
+          },
           { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },
           { path: '*', loader: notFound, element: null },
         ],
