@@ -294,7 +294,9 @@ describe('KYC review in the back office', () => {
     const bobAt = emails.findIndex((text) => text.includes(bob.email));
     expect(adaAt).toBeGreaterThanOrEqual(0);
     expect(bobAt).toBeGreaterThan(adaAt);
-    expect(Number(await page.getByTestId('kyc-count-pending').textContent())).toBeGreaterThanOrEqual(2);
+    expect(Number(await page.getByTestId('kyc-states-count-pending').textContent())).toBeGreaterThanOrEqual(
+      2,
+    );
 
     // Bob's files are viewed in place: the picture loads with the staff session, turns and zooms.
     await rows.nth(bobAt).getByTestId('kyc-open').click();

@@ -46,7 +46,7 @@ export function CopyPage() {
             {tab.label}
             {tab.count > 0 ? (
               <>
-                <span className="cp-count cp-count-warn" aria-hidden="true">
+                <span className="kit-count kit-count-warn" aria-hidden="true">
                   {formatNumber(tab.count)}
                 </span>
                 <span className="sr-only">{t('admin.copy.tabs.waiting', { count: tab.count })}</span>

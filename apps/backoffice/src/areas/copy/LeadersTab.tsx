@@ -193,7 +193,7 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
     <div className="cp-tab">
       <Notice message={notice} testId="copy-notice" />
       <Segmented
-        classPrefix="cp-segments"
+        classPrefix="kit-segments"
         label={t('admin.copy.field.state')}
         testId="leader-states"
         value={status}

@@ -165,7 +165,7 @@ export function RelationsTab() {
   return (
     <div className="cp-tab">
       <Segmented
-        classPrefix="cp-segments"
+        classPrefix="kit-segments"
         label={t('admin.copy.field.state')}
         testId="relation-states"
         value={status}

@@ -69,7 +69,7 @@ export function FundingPage() {
             {tab.label}
             {tab.count > 0 ? (
               <>
-                <span className="fu-count fu-count-warn" aria-hidden="true">
+                <span className="kit-count kit-count-warn" aria-hidden="true">
                   {formatNumber(tab.count)}
                 </span>
                 <span className="sr-only">{t('admin.funding.tabs.waiting', { count: tab.count })}</span>

@@ -2,10 +2,11 @@ import type { TRouteInput } from '@broker/contracts/routes';
 import { useMemo } from 'react';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import { FUNDING_METHODS, methodLabel, type TFundingFormat, type TFundingMethod } from './format';
 import { QueueFilters } from './QueueFilters';
-import { pick, StateSegments, useFilterParams } from './ui';
+import { pick, useFilterParams } from './ui';
 
 const PAGE_SIZE = 20;
 
@@ -138,7 +139,8 @@ export function QueueTable<TRow extends TQueueRow, TFilter extends TQueueState |
   const { update, status, method, userId, page, list, counts, filters, defaultFilter } = queue;
   return (
     <>
-      <StateSegments
+      <Segmented
+        classPrefix="kit-segments"
         label={t('admin.funding.field.state')}
         testId={segmentsTestId}
         value={status}

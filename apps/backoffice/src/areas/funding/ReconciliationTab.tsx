@@ -7,6 +7,7 @@ import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Facts } from '../../kit/Drawer';
 import { LoadError, Notice, useNotice } from '../../kit/Feedback';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
+import { Segmented } from '../../kit/Segmented';
 import { useMutation, useQuery } from '../../kit/useApi';
 import { useSession } from '../../session';
 import { DepositDrawer } from './DepositsTab';
@@ -26,7 +27,7 @@ import {
   useFundingFormat,
   utcDay,
 } from './format';
-import { pick, ReasonField, StateSegments, useFilterParams } from './ui';
+import { pick, ReasonField, useFilterParams } from './ui';
 
 type TReport = TRouteOutput<'adminreconciliation'>;
 type TProviderReport = TReport['providers'][number];
@@ -155,7 +156,8 @@ function UnmatchedSection({ onNotice }: { onNotice: (message: string) => void })
         onRetry={list.reload}
         empty={status === 'unmatched' ? t('admin.funding.unmatched.none') : t('admin.funding.noMatch')}
         toolbar={
-          <StateSegments
+          <Segmented
+            classPrefix="kit-segments"
             label={t('admin.funding.field.state')}
             testId="payment-states"
             value={status}

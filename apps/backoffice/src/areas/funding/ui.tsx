@@ -7,53 +7,6 @@ import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { REVIEW_REASON_MAX, reviewReasonProblem, type TFundingFormat } from './format';
 import { Glyph } from './glyphs';
 
-/**
- * A row of state filters with how many items each holds: a radio group (arrow keys are not needed:
- * every option is a button in the tab order). Scrolls sideways inside itself on a phone.
- */
-export function StateSegments<V extends string>({
-  value,
-  options,
-  counts,
-  onChange,
-  label,
-  testId,
-}: {
-  value: V;
-  options: readonly { value: V; label: string }[];
-  counts: Partial<Record<string, number>> | null;
-  onChange: (value: V) => void;
-  label: string;
-  testId: string;
-}) {
-  const { formatNumber } = useI18n();
-  return (
-    <div className="fu-segments" role="radiogroup" aria-label={label} data-testid={testId}>
-      {options.map((option) => {
-        const count = counts?.[option.value];
-        return (
-          <button
-            key={option.value}
-            type="button"
-            role="radio"
-            aria-checked={option.value === value}
-            className="fu-segment"
-            onClick={() => onChange(option.value)}
-            data-value={option.value}
-          >
-            <span>{option.label}</span>
-            {count === undefined ? null : (
-              <span className="fu-count" data-testid={`${testId}-count-${option.value}`}>
-                {formatNumber(count)}
-              </span>
-            )}
-          </button>
-        );
-      })}
-    </div>
-  );
-}
-
 /** The filters of a list kept in the address (so Back and a shared link keep them). */
 export function useFilterParams() {
   const [params, setParams] = useSearchParams();

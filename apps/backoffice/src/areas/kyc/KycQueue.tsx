@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import {
   DOCUMENT_LABELS,
@@ -50,6 +51,12 @@ export function KycQueue() {
   });
   const counts = list.data?.counts ?? null;
   const total = counts ? (counts.pending ?? 0) + (counts.approved ?? 0) + (counts.rejected ?? 0) : null;
+  // A state no submission is in is left out of the answer: it counts 0.
+  const stateCounts = counts
+    ? Object.fromEntries(
+        KYC_FILTERS.map((value) => [value, value === 'all' ? (total ?? 0) : (counts[value] ?? 0)]),
+      )
+    : null;
 
   const columns = useMemo<TColumn<TKycSubmission>[]>(
     () => [
@@ -168,34 +175,18 @@ export function KycQueue() {
         }}
         toolbar={
           <div className="ky-filters">
-            <div
-              className="ky-segments"
-              role="radiogroup"
-              aria-label={t('admin.kyc.field.state')}
-              data-testid="kyc-states"
-            >
-              {KYC_FILTERS.map((value) => {
-                const count = value === 'all' ? total : (counts?.[value] ?? (counts ? 0 : null));
-                return (
-                  <button
-                    key={value}
-                    type="button"
-                    role="radio"
-                    aria-checked={status === value}
-                    className="ky-segment"
-                    onClick={() => update({ status: value === 'pending' ? null : value })}
-                    data-value={value}
-                  >
-                    <span>{value === 'all' ? t('admin.kyc.filter.all') : t(KYC_STATE_LABELS[value])}</span>
-                    {count === null ? null : (
-                      <span className="ky-count" data-testid={`kyc-count-${value}`}>
-                        {formatNumber(count)}
-                      </span>
-                    )}
-                  </button>
-                );
-              })}
-            </div>
+            <Segmented
+              classPrefix="kit-segments"
+              label={t('admin.kyc.field.state')}
+              testId="kyc-states"
+              value={status}
+              counts={stateCounts}
+              onChange={(next) => update({ status: next === 'pending' ? null : next })}
+              options={KYC_FILTERS.map((value) => ({
+                value,
+                label: value === 'all' ? t('admin.kyc.filter.all') : t(KYC_STATE_LABELS[value]),
+              }))}
+            />
             <select
               className="input ky-select"
               value={level ?? ''}
