@@ -128,15 +128,15 @@ export function Component() {
   const percent = '%';
 
   return (
-    <div className="st-page" data-testid="strategy-new-page">
-      <Link to={paths.strategies(lang)} className="st-back">
+    <div className="sb-page" data-testid="strategy-new-page">
+      <Link to={paths.strategies(lang)} className="sb-back">
         <Icon name="arrowLeft" size={16} />
         {t('strategy.list.title')}
       </Link>
-      <div className="st-head">
+      <div className="sb-head">
         <div>
           <h1>{t('strategy.new.title')}</h1>
-          <p className="st-muted">{t('strategy.new.subtitle')}</p>
+          <p className="sb-muted">{t('strategy.new.subtitle')}</p>
         </div>
       </div>
       {accounts.load.status === 'loading' && <Skeleton rows={3} height={56} testId="strategy-new-loading" />}
@@ -144,7 +144,7 @@ export function Component() {
         <LoadError message={accounts.load.message} onRetry={() => void accounts.reload(false)} />
       )}
       {accounts.load.status === 'ready' && mains.length === 0 && (
-        <div className="card empty-state st-empty" data-testid="strategy-no-account">
+        <div className="card empty-state sb-empty" data-testid="strategy-no-account">
           <h2>{t('strategy.new.noAccountTitle')}</h2>
           <p>{t('strategy.new.noAccount')}</p>
           <Link className="btn btn-primary" to={paths.personalCenter(lang, 'account/create')}>
@@ -153,8 +153,8 @@ export function Component() {
         </div>
       )}
       {account && (
-        <form className="st-form" onSubmit={submit} noValidate data-testid="strategy-form">
-          <div className="st-form-main card">
+        <form className="sb-form" onSubmit={submit} noValidate data-testid="strategy-form">
+          <div className="sb-form-main card">
             <Choice
               legend={t('strategy.field.kind')}
               name="kind"
@@ -166,14 +166,14 @@ export function Component() {
               ]}
               testId="strategy-kind"
             />
-            <p className="st-hint">{t(grid ? 'strategy.new.gridHint' : 'strategy.new.martingaleHint')}</p>
+            <p className="sb-hint">{t(grid ? 'strategy.new.gridHint' : 'strategy.new.martingaleHint')}</p>
             <AccountChoice accounts={mains} value={account.account_id} onChange={setAccountId} />
             {novice && (
-              <div className="alert st-warning" role="alert" data-testid="strategy-novice">
+              <div className="alert sb-warning" role="alert" data-testid="strategy-novice">
                 {t('strategy.new.novice')}
               </div>
             )}
-            <div className="st-grid2">
+            <div className="sb-grid2">
               {text('investment', t('strategy.field.investment'), {
                 suffix: currency,
                 hint: t('strategy.new.balance', { balance: moneyText(intl, account.balance, currency) }),
@@ -200,7 +200,7 @@ export function Component() {
                   }))}
                   testId="strategy-direction"
                 />
-                <div className="st-grid2">
+                <div className="sb-grid2">
                   {text('lowerPrice', t('strategy.field.lowerPrice'))}
                   {text('upperPrice', t('strategy.field.upperPrice'))}
                   {text('grids', t('strategy.field.grids'), {
@@ -221,9 +221,9 @@ export function Component() {
                     label: t(`strategy.spacing.${value}`),
                   }))}
                 />
-                <details className="st-more">
+                <details className="sb-more">
                   <summary>{t('strategy.new.more')}</summary>
-                  <div className="st-more-body">
+                  <div className="sb-more-body">
                     {text('triggerPrice', t('strategy.field.triggerOptional'), {
                       hint: t('strategy.new.triggerHint'),
                     })}
@@ -237,7 +237,7 @@ export function Component() {
                         { value: 'percent', label: t('strategy.exit.percent') },
                       ]}
                     />
-                    <div className="st-grid2">
+                    <div className="sb-grid2">
                       {text('takeProfit', t('strategy.field.takeProfitOptional'), {
                         ...(draft.exitMode === 'percent' ? { suffix: percent } : {}),
                       })}
@@ -245,7 +245,7 @@ export function Component() {
                         ...(draft.exitMode === 'percent' ? { suffix: percent } : {}),
                       })}
                     </div>
-                    <label className="st-check">
+                    <label className="sb-check">
                       <input
                         type="checkbox"
                         checked={draft.gridDirection === 'long' && draft.trailingUp}
@@ -254,7 +254,7 @@ export function Component() {
                       />
                       <span>
                         {t('strategy.field.trailingUp')}
-                        <span className="st-hint">{t('strategy.new.trailingHint')}</span>
+                        <span className="sb-hint">{t('strategy.new.trailingHint')}</span>
                       </span>
                     </label>
                     <Choice
@@ -283,7 +283,7 @@ export function Component() {
                   }))}
                   testId="strategy-direction"
                 />
-                <div className="st-grid2">
+                <div className="sb-grid2">
                   {text('firstVolume', t('strategy.field.firstVolume'), { suffix: t('strategy.unit.lots') })}
                   {text('stepPercent', t('strategy.field.step'), { suffix: percent })}
                   {text('multiplier', t('strategy.field.multiplier'), {
@@ -312,7 +312,7 @@ export function Component() {
               </>
             )}
           </div>
-          <aside className="st-form-side">
+          <aside className="sb-form-side">
             <PreviewPanel state={preview} currency={currency} price={price} />
             {error && (
               <div className="alert alert-error" role="alert" data-testid="strategy-create-error">
@@ -326,11 +326,11 @@ export function Component() {
             )}
             <button
               type="submit"
-              className="btn btn-primary st-submit"
+              className="btn btn-primary sb-submit"
               disabled={busy || novice || breaches}
               data-testid="strategy-create"
             >
-              {busy ? <span className="spinner st-spinner" /> : <Icon name="bot" size={16} />}
+              {busy ? <span className="spinner sb-spinner" /> : <Icon name="bot" size={16} />}
               {t('strategy.new.submit')}
             </button>
           </aside>
@@ -351,13 +351,13 @@ function AccountChoice({
 }) {
   const { t, intl } = useI18n();
   return (
-    <div className="field st-field">
-      <label className="field-label" htmlFor="st-account">
+    <div className="field sb-field">
+      <label className="field-label" htmlFor="sb-account">
         {t('strategy.field.account')}
       </label>
       <select
-        id="st-account"
-        className="input st-select"
+        id="sb-account"
+        className="input sb-select"
         value={value}
         onChange={(event) => onChange(Number(event.target.value))}
         data-testid="strategy-account"
@@ -390,16 +390,16 @@ function SymbolField({
 }) {
   const { t, intl } = useI18n();
   return (
-    <div className="field st-field">
-      <label className="field-label" htmlFor="st-symbol">
+    <div className="field sb-field">
+      <label className="field-label" htmlFor="sb-symbol">
         {t('strategy.field.symbol')}
       </label>
       <select
-        id="st-symbol"
-        className="input st-select"
+        id="sb-symbol"
+        className="input sb-select"
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        aria-describedby="st-symbol-price"
+        aria-describedby="sb-symbol-price"
         data-testid="strategy-symbol"
       >
         {(symbols.includes(value) ? symbols : [value, ...symbols]).map((symbol) => (
@@ -408,7 +408,7 @@ function SymbolField({
           </option>
         ))}
       </select>
-      <span className="st-hint" id="st-symbol-price" data-testid="strategy-price">
+      <span className="sb-hint" id="sb-symbol-price" data-testid="strategy-price">
         {price ? t('strategy.new.price', { price: formatDecimal(intl, price) }) : ''}
       </span>
     </div>
@@ -471,32 +471,32 @@ function PreviewPanel({
     value ? formatDecimal(intl, value) : t('strategy.worst.notReached');
   return (
     <section
-      className="card st-preview"
-      aria-labelledby="st-preview-title"
+      className="card sb-preview"
+      aria-labelledby="sb-preview-title"
       aria-busy={state.status === 'loading'}
       data-testid="strategy-preview"
       data-state={state.status}
     >
-      <h2 id="st-preview-title">{t('strategy.worst.title')}</h2>
-      {state.status === 'idle' && <p className="st-muted">{t('strategy.worst.idle')}</p>}
+      <h2 id="sb-preview-title">{t('strategy.worst.title')}</h2>
+      {state.status === 'idle' && <p className="sb-muted">{t('strategy.worst.idle')}</p>}
       {state.status === 'failed' && (
-        <p className="st-danger" role="alert" data-testid="strategy-preview-error">
+        <p className="sb-danger" role="alert" data-testid="strategy-preview-error">
           {state.message}
         </p>
       )}
       {state.status === 'loading' && !data && <Skeleton rows={2} height={40} />}
       {data && (
-        <div className="st-preview-body" data-stale={state.status === 'loading' ? 'true' : undefined}>
+        <div className="sb-preview-body" data-stale={state.status === 'loading' ? 'true' : undefined}>
           {data.worstCase.breachesMarginRules && (
-            <div className="alert alert-error st-breach" role="alert" data-testid="strategy-breach">
+            <div className="alert alert-error sb-breach" role="alert" data-testid="strategy-breach">
               <Icon name="alert" size={18} />
               <span>{t('strategy.worst.breach')}</span>
             </div>
           )}
-          <p className="st-hint">
+          <p className="sb-hint">
             {t('strategy.worst.explain', { to: formatDecimal(intl, data.worstCase.walkedTo) })}
           </p>
-          <dl className="st-figures" data-testid="strategy-worst">
+          <dl className="sb-figures" data-testid="strategy-worst">
             <Figure label={t('strategy.worst.maxMargin')} testId="worst-margin">
               {moneyText(intl, data.worstCase.maxMargin, currency)}
             </Figure>
@@ -510,7 +510,7 @@ function PreviewPanel({
               {moneyText(intl, data.worstCase.maxLoss, currency)}
             </Figure>
           </dl>
-          <h3 className="st-subtitle">{t('strategy.levels.title')}</h3>
+          <h3 className="sb-subtitle">{t('strategy.levels.title')}</h3>
           <LevelsLadder levels={data.levels} price={price} testId="preview-levels" />
         </div>
       )}

@@ -20,19 +20,19 @@ export function Component() {
   const now = useMinuteClock();
 
   return (
-    <div className="st-page" data-testid="strategies-page">
-      <div className="st-head">
+    <div className="sb-page" data-testid="strategies-page">
+      <div className="sb-head">
         <div>
           <h1>{t('strategy.list.title')}</h1>
-          <p className="st-muted">{t('strategy.list.subtitle')}</p>
+          <p className="sb-muted">{t('strategy.list.subtitle')}</p>
         </div>
         <Link to={paths.newStrategy(lang)} className="btn btn-primary" data-testid="strategy-new">
           <Icon name="plus" size={16} />
           {t('strategy.list.create')}
         </Link>
       </div>
-      <div className="st-toolbar">
-        <label className="st-check">
+      <div className="sb-toolbar">
+        <label className="sb-check">
           <input
             type="checkbox"
             checked={includeClosed}
@@ -54,7 +54,7 @@ export function Component() {
         />
       )}
       {list.load.status === 'ready' && list.load.data.items.length === 0 && (
-        <div className="card empty-state st-empty" data-testid="strategies-empty">
+        <div className="card empty-state sb-empty" data-testid="strategies-empty">
           <div className="empty-state-icon">
             <Icon name="bot" size={26} />
           </div>
@@ -66,41 +66,41 @@ export function Component() {
         </div>
       )}
       {list.load.status === 'ready' && list.load.data.items.length > 0 && (
-        <ul className="st-cards">
+        <ul className="sb-cards">
           {list.load.data.items.map((strategy) => (
             <li
               key={strategy.strategy_id}
-              className="card st-card"
+              className="card sb-card"
               data-testid="strategy-card"
               data-strategy={strategy.strategy_id}
             >
-              <div className="st-card-head">
+              <div className="sb-card-head">
                 <div>
                   <h2>
                     <Link to={paths.strategy(lang, strategy.strategy_id)} data-testid="strategy-link">
                       {t(`strategy.kind.${strategy.kind}`)} · {strategy.symbol}
                     </Link>
                   </h2>
-                  <span className="st-muted st-small">
+                  <span className="sb-muted sb-small">
                     {t('strategy.list.number', { id: strategy.strategy_id })}
                   </span>
                 </div>
                 <StateBadge state={strategy.state} />
               </div>
               {strategy.stopReason && (
-                <p className="st-muted st-small" data-testid="strategy-stop-reason">
+                <p className="sb-muted sb-small" data-testid="strategy-stop-reason">
                   {t(`strategy.stopReason.${strategy.stopReason}`)}
                 </p>
               )}
               <StrategyFigures strategy={strategy} now={now} />
-              <div className="st-actions">
+              <div className="sb-actions">
                 <Link to={paths.strategy(lang, strategy.strategy_id)} className="btn btn-secondary btn-sm">
                   {t('strategy.list.details')}
                 </Link>
                 {(strategy.state === 'running' || strategy.state === 'waiting') && (
                   <button
                     type="button"
-                    className="btn btn-secondary btn-sm st-danger"
+                    className="btn btn-secondary btn-sm sb-danger"
                     onClick={() => setStopping(strategy)}
                     data-testid="strategy-stop"
                   >

@@ -68,8 +68,8 @@ export function Component() {
   const quote = useQuotes(strategy ? [strategy.symbol] : [])[strategy?.symbol ?? ''];
 
   return (
-    <div className="st-page" data-testid="strategy-page">
-      <Link to={paths.strategies(lang)} className="st-back">
+    <div className="sb-page" data-testid="strategy-page">
+      <Link to={paths.strategies(lang)} className="sb-back">
         <Icon name="arrowLeft" size={16} />
         {t('strategy.list.title')}
       </Link>
@@ -83,22 +83,22 @@ export function Component() {
       )}
       {detail.load.status === 'ready' && strategy && (
         <>
-          <div className="st-head">
+          <div className="sb-head">
             <div>
               <h1>
                 {t(`strategy.kind.${strategy.kind}`)} · {strategy.symbol}
               </h1>
-              <p className="st-muted">
+              <p className="sb-muted">
                 {t('strategy.list.number', { id: strategy.strategy_id })} ·{' '}
                 {t('strategy.detail.created', { date: dateTimeText(intl, strategy.createdAt) })}
               </p>
             </div>
-            <div className="st-head-side">
+            <div className="sb-head-side">
               <StateBadge state={strategy.state} />
               {(strategy.state === 'running' || strategy.state === 'waiting') && (
                 <button
                   type="button"
-                  className="btn btn-secondary btn-sm st-danger"
+                  className="btn btn-secondary btn-sm sb-danger"
                   onClick={() => setStopping(true)}
                   data-testid="strategy-stop"
                 >
@@ -108,30 +108,30 @@ export function Component() {
             </div>
           </div>
           {strategy.stopReason && (
-            <p className="st-muted" data-testid="strategy-stop-reason">
+            <p className="sb-muted" data-testid="strategy-stop-reason">
               {t(`strategy.stopReason.${strategy.stopReason}`)}
             </p>
           )}
-          <section className="card st-section" aria-labelledby="st-figures-title">
-            <h2 id="st-figures-title">{t('strategy.detail.figures')}</h2>
+          <section className="card sb-section" aria-labelledby="sb-figures-title">
+            <h2 id="sb-figures-title">{t('strategy.detail.figures')}</h2>
             <StrategyFigures strategy={strategy} now={now} />
           </section>
-          <div className="st-columns">
-            <section className="card st-section" aria-labelledby="st-params-title">
-              <h2 id="st-params-title">{t('strategy.detail.params')}</h2>
+          <div className="sb-columns">
+            <section className="card sb-section" aria-labelledby="sb-params-title">
+              <h2 id="sb-params-title">{t('strategy.detail.params')}</h2>
               <ParamsList strategy={strategy} />
             </section>
-            <section className="card st-section" aria-labelledby="st-levels-title">
-              <h2 id="st-levels-title">{t('strategy.levels.title')}</h2>
+            <section className="card sb-section" aria-labelledby="sb-levels-title">
+              <h2 id="sb-levels-title">{t('strategy.levels.title')}</h2>
               <LevelsLadder levels={strategy.levels} price={quote?.bid ?? null} />
             </section>
           </div>
-          <section className="card st-section" aria-labelledby="st-log-title">
-            <h2 id="st-log-title">{t('strategy.log.title')}</h2>
+          <section className="card sb-section" aria-labelledby="sb-log-title">
+            <h2 id="sb-log-title">{t('strategy.log.title')}</h2>
             {detail.load.data.log.length === 0 ? (
-              <p className="st-muted">{t('strategy.log.empty')}</p>
+              <p className="sb-muted">{t('strategy.log.empty')}</p>
             ) : (
-              <table className="st-log" data-testid="strategy-log">
+              <table className="sb-log" data-testid="strategy-log">
                 <thead>
                   <tr>
                     <th scope="col">{t('strategy.log.time')}</th>
@@ -152,7 +152,7 @@ export function Component() {
                       <td data-label={t('strategy.log.price')} className="num">
                         {entry.price ? formatDecimal(intl, entry.price) : '—'}
                       </td>
-                      <td data-label={t('strategy.log.detail')} className="st-log-detail">
+                      <td data-label={t('strategy.log.detail')} className="sb-log-detail">
                         {detailText(entry.action, entry.detail)}
                       </td>
                     </tr>

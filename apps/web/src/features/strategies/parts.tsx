@@ -43,7 +43,7 @@ export const problemText = (
 /** A figure whose colour follows its sign, with the sign written out for who cannot see colour. */
 export function Signed({ value, children, testId }: { value: string; children: ReactNode; testId?: string }) {
   return (
-    <span className={`num st-signed ${changeClass(value)}`} data-testid={testId}>
+    <span className={`num sb-signed ${changeClass(value)}`} data-testid={testId}>
       {children}
     </span>
   );
@@ -52,7 +52,7 @@ export function Signed({ value, children, testId }: { value: string; children: R
 /** A term and its value in a figures grid (a labelled row on a phone). */
 export function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
-    <div className="st-figure">
+    <div className="sb-figure">
       <dt>{label}</dt>
       <dd className="num" data-testid={testId}>
         {children}
@@ -74,7 +74,7 @@ export function StateBadge({ state }: { state: TStrategy['state'] }) {
   const { t } = useI18n();
   const tone = STATE_TONE[state];
   return (
-    <span className="st-state" data-tone={tone} data-testid="strategy-state" data-state={state}>
+    <span className="sb-state" data-tone={tone} data-testid="strategy-state" data-state={state}>
       <Icon name={STATE_ICON[tone]} size={14} />
       {t(`strategy.state.${state}`)}
     </span>
@@ -93,7 +93,7 @@ export function LoadError({
 }) {
   const { t } = useI18n();
   return (
-    <div className="card st-inline-error" role="alert" data-testid={testId}>
+    <div className="card sb-inline-error" role="alert" data-testid={testId}>
       <Icon name="alert" size={18} />
       <span>{message}</span>
       <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
@@ -114,7 +114,7 @@ export function Skeleton({
   testId?: string;
 }) {
   return (
-    <div className="st-skeleton" aria-busy="true" data-testid={testId}>
+    <div className="sb-skeleton" aria-busy="true" data-testid={testId}>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="skeleton" style={{ height }} />
       ))}
@@ -147,11 +147,11 @@ export function TextField({
   const id = useId();
   const described = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div className="field st-field">
+    <div className="field sb-field">
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <div className="st-input-wrap">
+      <div className="sb-input-wrap">
         <input
           id={id}
           name={name}
@@ -165,13 +165,13 @@ export function TextField({
           data-testid={testId}
         />
         {suffix && (
-          <span className="st-suffix" aria-hidden="true">
+          <span className="sb-suffix" aria-hidden="true">
             {suffix}
           </span>
         )}
       </div>
       {hint && (
-        <span className="st-hint" id={`${id}-hint`}>
+        <span className="sb-hint" id={`${id}-hint`}>
           {hint}
         </span>
       )}
@@ -201,11 +201,11 @@ export function Choice<T extends string>({
   testId?: string;
 }) {
   return (
-    <fieldset className="st-choice" data-testid={testId}>
+    <fieldset className="sb-choice" data-testid={testId}>
       <legend className="field-label">{legend}</legend>
-      <div className="st-segments">
+      <div className="sb-segments">
         {options.map((option) => (
-          <label key={option.value} className="st-segment">
+          <label key={option.value} className="sb-segment">
             <input
               type="radio"
               name={name}
@@ -248,7 +248,7 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
-      className="st-dialog"
+      className="sb-dialog"
       aria-labelledby={titleId}
       data-testid={testId}
       onCancel={(event) => {
@@ -256,7 +256,7 @@ export function Dialog({
         if (!busy) onClose();
       }}
     >
-      <div className="st-dialog-head">
+      <div className="sb-dialog-head">
         <h2 id={titleId}>{title}</h2>
         <button
           type="button"
@@ -268,8 +268,8 @@ export function Dialog({
           <Icon name="close" size={18} />
         </button>
       </div>
-      <div className="st-dialog-body">{children}</div>
-      {footer && <div className="st-dialog-actions">{footer}</div>}
+      <div className="sb-dialog-body">{children}</div>
+      {footer && <div className="sb-dialog-actions">{footer}</div>}
     </dialog>
   );
 }
@@ -327,7 +327,7 @@ export function StopDialog({
           </button>
         }
       >
-        <dl className="st-figures" data-testid="stop-result">
+        <dl className="sb-figures" data-testid="stop-result">
           <Figure label={t('strategy.field.state')}>
             <StateBadge state={result.strategy.state} />
           </Figure>
@@ -343,7 +343,7 @@ export function StopDialog({
             {new Intl.NumberFormat(intl).format(result.strategy.openPositions)}
           </Figure>
         </dl>
-        <p className="st-hint">
+        <p className="sb-hint">
           {t(result.strategy.openPositions > 0 ? 'strategy.stop.doneKept' : 'strategy.stop.doneClosed')}
         </p>
       </Dialog>
@@ -362,44 +362,44 @@ export function StopDialog({
           </button>
           <button
             type="button"
-            className="btn btn-primary st-btn-danger"
+            className="btn btn-primary sb-btn-danger"
             onClick={() => void stop()}
             disabled={busy}
             data-testid="stop-confirm"
           >
-            {busy && <span className="spinner st-spinner" />}
+            {busy && <span className="spinner sb-spinner" />}
             {t('strategy.stop.confirm')}
           </button>
         </>
       }
     >
-      <p className="st-muted">{t('strategy.stop.text')}</p>
-      <fieldset className="st-fieldset">
+      <p className="sb-muted">{t('strategy.stop.text')}</p>
+      <fieldset className="sb-fieldset">
         <legend className="sr-only">{t('strategy.stop.positions')}</legend>
-        <label className="st-radio">
+        <label className="sb-radio">
           <input
             type="radio"
-            name="st-stop"
+            name="sb-stop"
             checked={closePositions}
             onChange={() => setClosePositions(true)}
             data-testid="stop-close"
           />
           <span>
             <strong>{t('strategy.stop.close')}</strong>
-            <span className="st-hint">{t('strategy.stop.closeHint')}</span>
+            <span className="sb-hint">{t('strategy.stop.closeHint')}</span>
           </span>
         </label>
-        <label className="st-radio">
+        <label className="sb-radio">
           <input
             type="radio"
-            name="st-stop"
+            name="sb-stop"
             checked={!closePositions}
             onChange={() => setClosePositions(false)}
             data-testid="stop-keep"
           />
           <span>
             <strong>{t('strategy.stop.keep')}</strong>
-            <span className="st-hint">{t('strategy.stop.keepHint')}</span>
+            <span className="sb-hint">{t('strategy.stop.keepHint')}</span>
           </span>
         </label>
       </fieldset>
@@ -426,7 +426,7 @@ export function LevelsLadder({
   testId?: string;
 }) {
   const { t, intl } = useI18n();
-  if (levels.length === 0) return <p className="st-muted st-small">{t('strategy.levels.none')}</p>;
+  if (levels.length === 0) return <p className="sb-muted sb-small">{t('strategy.levels.none')}</p>;
   const slot = price ? priceSlot(levels, price) : -1;
   // Long lists keep both ends and the levels around today's price.
   const keep = new Set<number>();
@@ -436,7 +436,7 @@ export function LevelsLadder({
   });
   const rows: ReactNode[] = [];
   const marker = (
-    <li key="price" className="st-ladder-price" data-testid={`${testId}-price`}>
+    <li key="price" className="sb-ladder-price" data-testid={`${testId}-price`}>
       <span>{t('strategy.levels.price')}</span>
       <span className="num">{price ? formatDecimal(intl, price) : ''}</span>
     </li>
@@ -445,14 +445,14 @@ export function LevelsLadder({
     if (slot === i + 1) rows.push(marker);
     if (keep.has(i)) {
       rows.push(
-        <li key={i} className="st-ladder-level">
-          <span className="st-muted">{t('strategy.levels.level', { n: i + 1 })}</span>
+        <li key={i} className="sb-ladder-level">
+          <span className="sb-muted">{t('strategy.levels.level', { n: i + 1 })}</span>
           <span className="num">{formatDecimal(intl, levels[i] as string)}</span>
         </li>,
       );
     } else if (keep.has(i + 1)) {
       rows.push(
-        <li key={`gap-${i}`} className="st-ladder-gap" aria-hidden="true">
+        <li key={`gap-${i}`} className="sb-ladder-gap" aria-hidden="true">
           ⋯
         </li>,
       );
@@ -460,9 +460,9 @@ export function LevelsLadder({
   }
   if (slot === 0) rows.push(marker);
   return (
-    <div className="st-ladder-wrap">
-      <p className="st-muted st-small">{t('strategy.levels.count', { count: levels.length })}</p>
-      <ol className="st-ladder" data-testid={testId} aria-label={t('strategy.levels.title')}>
+    <div className="sb-ladder-wrap">
+      <p className="sb-muted sb-small">{t('strategy.levels.count', { count: levels.length })}</p>
+      <ol className="sb-ladder" data-testid={testId} aria-label={t('strategy.levels.title')}>
         {rows}
       </ol>
     </div>
@@ -517,7 +517,7 @@ export function ParamsList({ strategy }: { strategy: TStrategy }) {
           [t('strategy.field.trigger'), price(spec.params.triggerPrice)],
         ];
   return (
-    <dl className="st-figures" data-testid="strategy-params">
+    <dl className="sb-figures" data-testid="strategy-params">
       {rows.map(([label, value]) => (
         <Figure key={label} label={label}>
           {value}
@@ -533,7 +533,7 @@ export function StrategyFigures({ strategy, now }: { strategy: TStrategy; now: n
   const count = (value: number) => new Intl.NumberFormat(intl).format(value);
   const money = (value: string, sign = false) => moneyText(intl, value, strategy.currency, sign);
   return (
-    <dl className="st-figures st-figures-bot">
+    <dl className="sb-figures sb-figures-bot">
       <Figure label={t('strategy.field.investment')} testId="strategy-investment">
         {money(strategy.investment)}
       </Figure>
