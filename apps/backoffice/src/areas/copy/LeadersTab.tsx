@@ -5,6 +5,7 @@ import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Notice, useNotice } from '../../kit/Feedback';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
+import { pick, useFilterParams } from '../../kit/useFilterParams';
 import {
   ACCOUNT_TYPE_LABELS,
   LEADER_STATE_LABELS,
@@ -19,7 +20,7 @@ import {
   useCopyFormat,
 } from './format';
 import { LeaderDrawer } from './LeaderDrawer';
-import { pick, RefreshButton, useFilterParams } from './ui';
+import { RefreshButton } from './ui';
 
 const PAGE_SIZE = 20;
 const FILTERS = [...LEADER_STATES, 'all'] as const;

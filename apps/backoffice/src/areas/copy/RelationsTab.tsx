@@ -4,6 +4,7 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
+import { pick, useFilterParams } from '../../kit/useFilterParams';
 import {
   COPY_STATE_LABELS,
   COPY_STATE_TONES,
@@ -16,15 +17,7 @@ import {
   tone,
   useCopyFormat,
 } from './format';
-import {
-  idParam,
-  LeaderSelect,
-  leaderPath,
-  pick,
-  RefreshButton,
-  useFilterParams,
-  useLeaderChoices,
-} from './ui';
+import { idParam, LeaderSelect, leaderPath, RefreshButton, useLeaderChoices } from './ui';
 
 const PAGE_SIZE = 20;
 const FILTERS = ['all', ...COPY_STATES] as const;

@@ -4,8 +4,9 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Skeleton } from '../../kit/Feedback';
 import { useQuery } from '../../kit/useApi';
+import { useFilterParams } from '../../kit/useFilterParams';
 import { SETTLEMENT_KIND_LABELS, type TSettlement, tone, useCopyFormat } from './format';
-import { idParam, LeaderSelect, leaderPath, RefreshButton, useFilterParams, useLeaderChoices } from './ui';
+import { idParam, LeaderSelect, leaderPath, RefreshButton, useLeaderChoices } from './ui';
 
 const PAGE_SIZE = 20;
 

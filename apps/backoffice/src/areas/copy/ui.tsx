@@ -1,30 +1,8 @@
-import { useSearchParams } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { useQuery } from '../../kit/useApi';
 import { LEADER_STATE_LABELS, REVIEW_REASON_MAX, reviewReasonProblem, type TAdminLeader } from './format';
-
-/** The filters of a list kept in the address (so Back and a shared link keep them). */
-export function useFilterParams() {
-  const [params, setParams] = useSearchParams();
-  const update = (changes: Record<string, string | null>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes))
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        if (!('page' in changes) && !('open' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  return { params, update };
-}
-
-export const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
-  allowed.find((v) => v === value);
 
 /** A positive whole number from the address (a leader's account), or undefined. */
 export const idParam = (value: string | null): number | undefined =>

@@ -4,9 +4,9 @@ import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
+import { pick, useFilterParams } from '../../kit/useFilterParams';
 import { FUNDING_METHODS, methodLabel, type TFundingFormat, type TFundingMethod } from './format';
 import { QueueFilters } from './QueueFilters';
-import { pick, useFilterParams } from './ui';
 
 const PAGE_SIZE = 20;
 

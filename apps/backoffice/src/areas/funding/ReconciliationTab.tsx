@@ -9,6 +9,7 @@ import { LoadError, Notice, useNotice } from '../../kit/Feedback';
 import { ConfirmDialog, Modal } from '../../kit/Modal';
 import { Segmented } from '../../kit/Segmented';
 import { useMutation, useQuery } from '../../kit/useApi';
+import { pick, useFilterParams } from '../../kit/useFilterParams';
 import { useSession } from '../../session';
 import { DepositDrawer } from './DepositsTab';
 import {
@@ -27,7 +28,7 @@ import {
   useFundingFormat,
   utcDay,
 } from './format';
-import { pick, ReasonField, useFilterParams } from './ui';
+import { ReasonField } from './ui';
 
 type TReport = TRouteOutput<'adminreconciliation'>;
 type TProviderReport = TReport['providers'][number];

@@ -1,32 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { Facts } from '../../kit/Drawer';
 import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { REVIEW_REASON_MAX, reviewReasonProblem, type TFundingFormat } from './format';
 import { Glyph } from './glyphs';
-
-/** The filters of a list kept in the address (so Back and a shared link keep them). */
-export function useFilterParams() {
-  const [params, setParams] = useSearchParams();
-  const update = (changes: Record<string, string | null>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes))
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        if (!('page' in changes) && !('open' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  return { params, update };
-}
-
-export const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
-  allowed.find((v) => v === value);
 
 /** The rejection reason of a review: at most 20 characters after trimming, with a live counter. */
 export function ReasonField({

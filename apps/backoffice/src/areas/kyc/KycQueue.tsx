@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
+import { pick, useFilterParams } from '../../kit/useFilterParams';
 import {
   DOCUMENT_LABELS,
   KYC_FILTERS,
@@ -18,8 +19,6 @@ import {
 
 const PAGE_SIZE = 20;
 type TFilter = (typeof KYC_FILTERS)[number];
-const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
-  allowed.find((v) => v === value);
 export const kycPath = (id: string) => `/kyc/${encodeURIComponent(id)}`;
 
 /** Submissions by state and level, oldest waiting first, with counts per state; a row opens the review. */
@@ -27,22 +26,10 @@ export function KycQueue() {
   const { t, formatNumber } = useI18n();
   const format = useKycFormat();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const { params, update } = useFilterParams();
   const status: TFilter = pick(params.get('status'), KYC_FILTERS) ?? 'pending';
   const level = pick(params.get('level'), KYC_LEVELS);
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const update = (changes: Record<string, string | null>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes))
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
   const list = useQuery('adminkycqueue', {
     ...(status === 'all' ? {} : { status }),
     ...(level ? { level } : {}),
