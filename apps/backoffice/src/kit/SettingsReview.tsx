@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { ApiError } from '../lib/api';
+import { Field } from './Field';
 import { ConfirmDialog } from './Modal';
 import type { TQueryState } from './useApi';
 
@@ -196,8 +197,50 @@ export function SettingsChangeList<TChange extends { before: string; after: stri
   );
 }
 
+/** A number field of a settings form (text, so the form keeps what was typed), with its unit inside. */
+export function NumberField({
+  label,
+  error,
+  hint,
+  suffix,
+  inputMode,
+  value,
+  disabled,
+  onChange,
+  testId,
+}: {
+  label: string;
+  error: string | null;
+  hint?: string;
+  suffix?: string;
+  inputMode: 'decimal' | 'numeric';
+  value: string;
+  disabled: boolean;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(props) => {
+        const input = (
+          <input
+            {...props}
+            className="input num"
+            inputMode={inputMode}
+            value={value}
+            disabled={disabled}
+            onChange={(e) => onChange(e.target.value)}
+            data-testid={testId}
+          />
+        );
+        return suffix ? <Suffixed suffix={suffix}>{input}</Suffixed> : input;
+      }}
+    </Field>
+  );
+}
+
 /** An input with its unit inside, at the right edge (USD, %, days). */
-export function Suffixed({ suffix, children }: { suffix: string; children: ReactNode }) {
+function Suffixed({ suffix, children }: { suffix: string; children: ReactNode }) {
   return (
     <span className="kit-input-wrap">
       {children}

@@ -1,10 +1,9 @@
 import { useI18n } from '../../i18n';
 import { LoadError, Notice, Skeleton, useNotice } from '../../kit/Feedback';
-import { Field } from '../../kit/Field';
 import {
+  NumberField,
   SettingsChangeList,
   SettingsReviewActions,
-  Suffixed,
   useSettingsReview,
 } from '../../kit/SettingsReview';
 import { useMutation, useQuery } from '../../kit/useApi';
@@ -106,42 +105,27 @@ export function SettingsTab() {
             </span>
           </label>
           <div className="kit-form-grid">
-            <Field
+            <NumberField
               label={t('admin.copy.settings.minTradingDays')}
               error={problemOf('minTradingDays')}
               hint={t('admin.copy.settings.minTradingDaysHint')}
-            >
-              {(props) => (
-                <Suffixed suffix={t('admin.copy.settings.days')}>
-                  <input
-                    {...props}
-                    className="input num"
-                    inputMode="numeric"
-                    value={form.minTradingDays}
-                    disabled={!canEdit}
-                    onChange={(e) => edit({ minTradingDays: e.target.value })}
-                    data-testid="copy-settings-days"
-                  />
-                </Suffixed>
-              )}
-            </Field>
-            <Field
+              suffix={t('admin.copy.settings.days')}
+              inputMode="numeric"
+              value={form.minTradingDays}
+              disabled={!canEdit}
+              onChange={(value) => edit({ minTradingDays: value })}
+              testId="copy-settings-days"
+            />
+            <NumberField
               label={t('admin.copy.settings.minEquity')}
               error={problemOf('minEquity')}
               hint={t('admin.copy.settings.minEquityHint')}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  className="input num"
-                  inputMode="decimal"
-                  value={form.minEquity}
-                  disabled={!canEdit}
-                  onChange={(e) => edit({ minEquity: e.target.value })}
-                  data-testid="copy-settings-equity"
-                />
-              )}
-            </Field>
+              inputMode="decimal"
+              value={form.minEquity}
+              disabled={!canEdit}
+              onChange={(value) => edit({ minEquity: value })}
+              testId="copy-settings-equity"
+            />
           </div>
         </div>
       </section>
@@ -152,25 +136,17 @@ export function SettingsTab() {
         </div>
         <div className="card cp-settings-card">
           <div className="kit-form-grid">
-            <Field
+            <NumberField
               label={t('admin.copy.settings.maxFeePercent')}
               error={problemOf('maxFeePercent')}
               hint={t('admin.copy.settings.maxFeeHint', { max: formatNumber(FEE_PERCENT_MAX) })}
-            >
-              {(props) => (
-                <Suffixed suffix="%">
-                  <input
-                    {...props}
-                    className="input num"
-                    inputMode="decimal"
-                    value={form.maxFeePercent}
-                    disabled={!canEdit}
-                    onChange={(e) => edit({ maxFeePercent: e.target.value })}
-                    data-testid="copy-settings-fee"
-                  />
-                </Suffixed>
-              )}
-            </Field>
+              suffix="%"
+              inputMode="decimal"
+              value={form.maxFeePercent}
+              disabled={!canEdit}
+              onChange={(value) => edit({ maxFeePercent: value })}
+              testId="copy-settings-fee"
+            />
           </div>
         </div>
       </section>

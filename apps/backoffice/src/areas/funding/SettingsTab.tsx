@@ -1,11 +1,10 @@
 import { useId } from 'react';
 import { useI18n } from '../../i18n';
 import { LoadError, Notice, Skeleton, useNotice } from '../../kit/Feedback';
-import { Field } from '../../kit/Field';
 import {
+  NumberField,
   SettingsChangeList,
   SettingsReviewActions,
-  Suffixed,
   useSettingsReview,
 } from '../../kit/SettingsReview';
 import { useMutation, useQuery } from '../../kit/useApi';
@@ -135,44 +134,28 @@ export function SettingsTab() {
         </div>
         <div className="card fu-rules">
           <div className="kit-form-grid">
-            <Field
+            <NumberField
               label={t('admin.funding.settings.fourEyes')}
               error={problemOf('fourEyesUsd')}
               hint={t('admin.funding.settings.fourEyesHint')}
-            >
-              {(props) => (
-                <Suffixed suffix="USD">
-                  <input
-                    {...props}
-                    className="input num"
-                    inputMode="decimal"
-                    value={form.fourEyesUsd}
-                    disabled={!canEdit}
-                    onChange={(e) => edit((f) => ({ ...f, fourEyesUsd: e.target.value }))}
-                    data-testid="settings-foureyes"
-                  />
-                </Suffixed>
-              )}
-            </Field>
-            <Field
+              suffix="USD"
+              inputMode="decimal"
+              value={form.fourEyesUsd}
+              disabled={!canEdit}
+              onChange={(value) => edit((f) => ({ ...f, fourEyesUsd: value }))}
+              testId="settings-foureyes"
+            />
+            <NumberField
               label={t('admin.funding.settings.lockHours')}
               error={problemOf('fundPasswordLockHours')}
               hint={t('admin.funding.settings.lockHoursHint')}
-            >
-              {(props) => (
-                <Suffixed suffix={t('admin.funding.settings.hours')}>
-                  <input
-                    {...props}
-                    className="input num"
-                    inputMode="numeric"
-                    value={form.fundPasswordLockHours}
-                    disabled={!canEdit}
-                    onChange={(e) => edit((f) => ({ ...f, fundPasswordLockHours: e.target.value }))}
-                    data-testid="settings-lockhours"
-                  />
-                </Suffixed>
-              )}
-            </Field>
+              suffix={t('admin.funding.settings.hours')}
+              inputMode="numeric"
+              value={form.fundPasswordLockHours}
+              disabled={!canEdit}
+              onChange={(value) => edit((f) => ({ ...f, fundPasswordLockHours: value }))}
+              testId="settings-lockhours"
+            />
           </div>
         </div>
       </section>
@@ -184,21 +167,17 @@ export function SettingsTab() {
         <div className="card fu-rules">
           <div className="kit-form-grid">
             {COIN_RULES.map((rule) => (
-              <Field key={rule} label={t(COIN_LABELS[rule])} error={problemOf(`coins.${rule}`)}>
-                {(props) => (
-                  <Suffixed suffix={t('admin.funding.settings.coinUnit')}>
-                    <input
-                      {...props}
-                      className="input num"
-                      inputMode="numeric"
-                      value={form.coins[rule]}
-                      disabled={!canEdit}
-                      onChange={(e) => edit((f) => ({ ...f, coins: { ...f.coins, [rule]: e.target.value } }))}
-                      data-testid={`settings-coin-${rule}`}
-                    />
-                  </Suffixed>
-                )}
-              </Field>
+              <NumberField
+                key={rule}
+                label={t(COIN_LABELS[rule])}
+                error={problemOf(`coins.${rule}`)}
+                suffix={t('admin.funding.settings.coinUnit')}
+                inputMode="numeric"
+                value={form.coins[rule]}
+                disabled={!canEdit}
+                onChange={(value) => edit((f) => ({ ...f, coins: { ...f.coins, [rule]: value } }))}
+                testId={`settings-coin-${rule}`}
+              />
             ))}
           </div>
         </div>
@@ -246,24 +225,18 @@ function SidePanel({
   const input = (
     field: 'min' | 'max' | 'feePercent' | 'feeFixed',
     mode: 'decimal' | 'numeric',
-    suffix?: string,
+    suffix: string,
   ) => (
-    <Field label={t(SIDE_FIELD_LABELS[field])} error={problemOf(`${pathPrefix}.${field}`)}>
-      {(props) => {
-        const control = (
-          <input
-            {...props}
-            className="input num"
-            inputMode={mode}
-            value={side[field]}
-            disabled={disabled}
-            onChange={(e) => onChange({ [field]: e.target.value })}
-            data-testid={`settings-${pathPrefix}.${field}`}
-          />
-        );
-        return suffix ? <Suffixed suffix={suffix}>{control}</Suffixed> : control;
-      }}
-    </Field>
+    <NumberField
+      label={t(SIDE_FIELD_LABELS[field])}
+      error={problemOf(`${pathPrefix}.${field}`)}
+      suffix={suffix}
+      inputMode={mode}
+      value={side[field]}
+      disabled={disabled}
+      onChange={(value) => onChange({ [field]: value })}
+      testId={`settings-${pathPrefix}.${field}`}
+    />
   );
   return (
     <fieldset className={`fu-side${side.enabled ? '' : ' fu-side-off'}`} aria-labelledby={headingId}>
