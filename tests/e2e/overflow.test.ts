@@ -53,6 +53,8 @@ const SIGNED_IN_PAGES = [
   '/trade',
   '/copyTrading/mine',
   '/copyTrading/lead',
+  '/strategies',
+  '/strategies/new',
 ];
 /** Back-office pages (relative to /admin); `{customer}` is the demo trader's page. */
 const BACKOFFICE_PAGES = [

@@ -49,6 +49,9 @@ const STOP_REASONS = new Set([
   'account_closed',
 ]);
 
+/** Close reasons the history's catalog names. */
+const HISTORY_REASONS = new Set(['1', '2', '3', '4', '5', '6', '7']);
+
 /** One bot (issue 19): its figures, parameters, levels with today's price, and its log; Stop. */
 export function Component() {
   const { t, lang, intl } = useI18n();
@@ -63,6 +66,8 @@ export function Component() {
     if (action === 'stopped' && STOP_REASONS.has(detail)) return t(`strategy.stopReason.${detail}`);
     if (action === 'started' && (detail === 'grid' || detail === 'martingale'))
       return t(`strategy.kind.${detail}`);
+    // A closed position's detail is its close reason (spec 4), which the history already names.
+    if (action === 'position_closed' && HISTORY_REASONS.has(detail)) return t(`history.reason.${detail}`);
     return detail;
   };
   const quote = useQuotes(strategy ? [strategy.symbol] : [])[strategy?.symbol ?? ''];
