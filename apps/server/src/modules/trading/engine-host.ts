@@ -395,7 +395,10 @@ export class EngineHost {
    * What a scratch engine needs to run a bot as this one would (the strategy simulators): the
    * configuration with every group's terms, and today's raw quotes.
    */
-  simulationSetup(): { config: TEngineConfig; quotes: { symbol: string; bid: number; ask: number; time: number }[] } {
+  simulationSetup(): {
+    config: TEngineConfig;
+    quotes: { symbol: string; bid: number; ask: number; time: number }[];
+  } {
     return { config: this.config, quotes: this.engine.rawQuotes() };
   }
 

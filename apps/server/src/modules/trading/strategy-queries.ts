@@ -20,7 +20,8 @@ export interface TStoredStrategy {
   updatedAt: number;
 }
 
-const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+const json = (value: unknown) =>
+  (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
 
 /** The bots of these strategy accounts as last stored, newest first. */
 export async function storedStrategies(db: TDb, accountIds: readonly number[]): Promise<TStoredStrategy[]> {
