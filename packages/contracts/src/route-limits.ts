@@ -67,6 +67,7 @@ export const ROUTE_LIMITS: Readonly<Record<string, readonly TRouteLimit[]>> = {
   followstart: [perSubject(30, 600)],
   // Strategy bots: the preview runs the bot on a scratch engine (two walks of 400 steps).
   strategypreview: [perSubject(60, 60)],
+  strategybacktest: [perSubject(20, 60)],
   strategycreate: [perSubject(30, 600)],
   // Each edit of a drawing saves the symbol's list: generous for a person, bounded for a script.
   chartdrawingssave: [perSubject(240, 60)],

@@ -2,6 +2,8 @@
 export const STRATEGY_PATHS = {
   /** Before launch: the levels and the worst case of a bot's parameters (nothing is started). */
   strategypreview: '/api/v1/strategy/preview',
+  /** Before launch: the bot run over the stored candles of the last 7, 30 or 90 days. */
+  strategybacktest: '/api/v1/strategy/backtest',
   /** Creates a bot (spec 7.10 "create strategy"): a strategy account funded from the main account, the bot started on it. */
   strategycreate: '/api/v1/strategy/create',
   /** The trader's bots (spec 7.10 "list strategy"). */

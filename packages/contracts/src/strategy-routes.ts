@@ -150,6 +150,40 @@ export const strategyRoutes = {
     input: z.object({ account_id: ZAccountId, investment: ZMoney, spec: ZStrategySpec }),
     output: z.object({ levels: z.array(z.string()), worstCase: ZWorstCase }),
   }),
+  strategybacktest: define({
+    name: 'strategybacktest',
+    path: PATHS.strategybacktest,
+    access: { kind: 'user' },
+    mutates: false,
+    summary:
+      "The bot run on a scratch engine over the symbol's stored candles of the last 7 (M5), 30 (M15) or 90 (H1) days",
+    input: z.object({
+      account_id: ZAccountId,
+      investment: ZMoney,
+      spec: ZStrategySpec,
+      days: z.union([z.literal(7), z.literal(30), z.literal(90)]),
+    }),
+    output: z.object({
+      days: z.number().int(),
+      timeframe: z.string(),
+      bars: z.number().int(),
+      from: z.string(),
+      closedTrades: z.number().int(),
+      /** Equity at the end less the investment, and as a percent of it. */
+      profit: z.string(),
+      returnPercent: z.string(),
+      realizedProfit: z.string(),
+      fees: z.string(),
+      maxDrawdownPercent: z.string(),
+      marginCallPrice: z.string().nullable(),
+      stopOutPrice: z.string().nullable(),
+      state: z.string(),
+      stopReason: z.string().nullable(),
+      curve: z.array(z.object({ day: z.string(), equity: z.string() })),
+      /** How long the replay took on the server. */
+      elapsedMs: z.number().int(),
+    }),
+  }),
   strategycreate: define({
     name: 'strategycreate',
     path: PATHS.strategycreate,

@@ -168,6 +168,47 @@ describe('strategy routes', { timeout: 60_000 }, () => {
     );
   });
 
+  it('backtests a grid over the stored candles of the last 7 days with the live engine code', async () => {
+    await tick(67_000);
+    // 7 days of M5 candles swinging between 66,100 and 67,100 every hour (12 bars)
+    const now = Date.now();
+    const start = Math.floor((now - 7 * 86_400_000) / 300_000) * 300_000 + 300_000;
+    const rows = [];
+    for (let t = start, i = 0; t < now - 300_000; t += 300_000, i++) {
+      const phase = i % 12;
+      const mid = 6_610_000 + Math.round((100_000 * (phase < 6 ? phase : 12 - phase)) / 6);
+      rows.push({
+        symbol: 'BTCUSDT',
+        timeframe: 'M5',
+        open_time: String(t),
+        open: mid,
+        high: mid + 4_000,
+        low: mid - 4_000,
+        close: mid,
+        volume: 1,
+      });
+    }
+    const db = server.app.services.database.db;
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('candles')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const result = await ok(trader, 'strategybacktest', {
+      account_id: demo,
+      investment: '1000.00',
+      spec: GRID,
+      days: 7,
+    });
+    expect(result).toMatchObject({ days: 7, timeframe: 'M5' });
+    expect(result.bars).toBeGreaterThanOrEqual(rows.length);
+    // every hour the price crosses the three upper cells both ways: at least one take-profit a swing
+    expect(result.closedTrades).toBeGreaterThan(100);
+    expect(Number(result.realizedProfit)).toBeGreaterThan(0);
+    expect(result.curve.length).toBeGreaterThanOrEqual(7);
+    expect(result.elapsedMs).toBeLessThan(10_000);
+  });
+
   it('runs a martingale with its log; novice mode and other traders are refused', async () => {
     await tick(67_000);
     const bot = await ok(trader, 'strategycreate', {
