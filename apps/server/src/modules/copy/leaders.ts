@@ -20,7 +20,7 @@ import {
 import type { TCopyPorts } from './ports';
 import type { TLeaderStatus } from './schema';
 import { copyRules } from './settings';
-import { computeStats, dayText, type TIndexPoint } from './stats';
+import { computeStats, dayOf, dayText, type TIndexPoint } from './stats';
 
 /** A leader row as the use cases read it. */
 export interface TLeaderRow {
@@ -272,7 +272,8 @@ export async function leaderProfile(
 
 // ------------------------------------------------------------------ the leader's own side
 
-async function earnedOf(ports: TCopyPorts, tenantId: string, accountIds: readonly number[]) {
+/** Fees credited to each leader account, all settlements (minor units of its currency). */
+export async function earnedOf(ports: TCopyPorts, tenantId: string, accountIds: readonly number[]) {
   if (accountIds.length === 0) return new Map<number, number>();
   const rows = await ports.db
     .selectFrom('copy_fee_settlements')
@@ -314,7 +315,7 @@ export async function leaderAccounts(ports: TCopyPorts, actor: TActor, rows: rea
 /** Days with a closed trade, for the auto-approval rule. */
 async function tradingDays(ports: TCopyPorts, accountId: number) {
   const deals = await accountDeals(ports.db, accountId);
-  return new Set(deals.map((d) => Math.floor((d.closeTime + 8 * 3_600_000) / 86_400_000))).size;
+  return new Set(deals.map((d) => dayOf(d.closeTime))).size;
 }
 
 /**

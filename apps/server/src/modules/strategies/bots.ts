@@ -118,12 +118,13 @@ export async function listStrategies(
 
 async function ownStrategy(ports: TStrategyPorts, actor: TActor, strategyId: number) {
   const live = ports.host.core.strategy(strategyId);
-  const accountId =
-    live?.strategy.accountId ??
-    (await storedStrategies(
+  const stored = (
+    await storedStrategies(
       ports.db,
-      strategyAccounts(ports, actor).map((v) => v.accountId),
-    ).then((rows) => rows.find((r) => r.strategyId === strategyId)?.accountId));
+      live ? [live.strategy.accountId] : strategyAccounts(ports, actor).map((v) => v.accountId),
+    )
+  ).find((s) => s.strategyId === strategyId);
+  const accountId = live?.strategy.accountId ?? stored?.accountId;
   if (accountId === undefined) throw new AppError(AppErrorCode.STRATEGY_NOT_FOUND);
   // another trader's bot is "not found", never "forbidden"
   try {
@@ -131,7 +132,6 @@ async function ownStrategy(ports: TStrategyPorts, actor: TActor, strategyId: num
   } catch {
     throw new AppError(AppErrorCode.STRATEGY_NOT_FOUND);
   }
-  const stored = (await storedStrategies(ports.db, [accountId])).find((s) => s.strategyId === strategyId);
   const view = strategyOf(ports, stored, strategyId);
   if (!view) throw new AppError(AppErrorCode.STRATEGY_NOT_FOUND);
   return view;

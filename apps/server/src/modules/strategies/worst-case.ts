@@ -57,16 +57,13 @@ export function worstCase(
   const levels = probe.levels;
   const low = Math.min(raw.bid, ...levels);
   const high = Math.max(raw.bid, ...levels);
-  const down = () => run(Math.max(1, low - 3 * Math.max(raw.bid - low, Math.ceil(raw.bid / 100))));
-  const up = () => run(high + 3 * Math.max(high - raw.bid, Math.ceil(raw.bid / 100)));
+  const downTo = Math.max(1, low - 3 * Math.max(raw.bid - low, Math.ceil(raw.bid / 100)));
+  const upTo = high + 3 * Math.max(high - raw.bid, Math.ceil(raw.bid / 100));
   const direction = input.spec.params.direction;
   const results: { r: TSimulationResult; falling: boolean }[] = [];
-  if (direction !== 'short') results.push({ r: down(), falling: true });
-  if (direction === 'short' || direction === 'neutral') results.push({ r: up(), falling: false });
+  if (direction !== 'short') results.push({ r: run(downTo), falling: true });
+  if (direction === 'short' || direction === 'neutral') results.push({ r: run(upTo), falling: false });
   const { r, falling } = results.reduce((a, b) => (b.r.minEquity < a.r.minEquity ? b : a));
-  const walked = falling
-    ? Math.max(1, low - 3 * Math.max(raw.bid - low, Math.ceil(raw.bid / 100)))
-    : high + 3 * Math.max(high - raw.bid, Math.ceil(raw.bid / 100));
   // the margin call inside the bot's own range, or an order it could not place or fill on the way
   const breaches =
     r.refusals > 0 ||
@@ -81,7 +78,7 @@ export function worstCase(
       marginCallPrice: px(r.marginCallPrice),
       stopOutPrice: px(r.stopOutPrice),
       maxLoss: money(Math.max(0, input.investment - r.minEquity)),
-      walkedTo: fromScaled(r.stopOutPrice ?? walked, digits),
+      walkedTo: fromScaled(r.stopOutPrice ?? (falling ? downTo : upTo), digits),
       breachesMarginRules: breaches,
     },
   };

@@ -1,27 +1,14 @@
 import type { TAdminLeader } from '@broker/contracts/admin/copy-routes';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
-import { sql } from 'kysely';
 import type { TActor } from '../../../actor';
 import { serverTranslator } from '../../../i18n';
 import { staffNames } from '../../access';
 import { recordAudit } from '../../audit';
 import { userNames } from '../../identity';
 import { money, submitOrThrow } from '../../trading';
-import { bpPercent, followingOf, leaderRow, leaderStats, type TLeaderRow } from '../leaders';
+import { bpPercent, earnedOf, followingOf, leaderRow, leaderStats, type TLeaderRow } from '../leaders';
 import type { TCopyPorts } from '../ports';
 import type { TLeaderStatus } from '../schema';
-
-async function earned(ports: TCopyPorts, tenantId: string, ids: readonly number[]) {
-  if (ids.length === 0) return new Map<number, number>();
-  const rows = await ports.db
-    .selectFrom('copy_fee_settlements')
-    .select(['leader_account_id', sql<string>`sum(credited)`.as('earned')])
-    .where('tenant_id', '=', tenantId)
-    .where('leader_account_id', 'in', ids)
-    .groupBy('leader_account_id')
-    .execute();
-  return new Map(rows.map((r) => [Number(r.leader_account_id), Number(r.earned)]));
-}
 
 async function adminViews(
   ports: TCopyPorts,
@@ -34,7 +21,7 @@ async function adminViews(
     tenantId,
     ids: rows.map((r) => r.reviewedBy).filter((id): id is string => id !== null && id !== 'rules'),
   });
-  const fees = await earned(
+  const fees = await earnedOf(
     ports,
     tenantId,
     rows.map((r) => r.accountId),
