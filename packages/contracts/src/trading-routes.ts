@@ -87,6 +87,8 @@ export const ZPosition = z.object({
   commission: z.string(),
   profit: z.string(),
   digits: z.number().int(),
+  /** A bot's position (spec 3 strategy order): its strategy's id; null for the trader's own. */
+  strategy_id: z.number().int().nullable(),
 });
 
 export const ZPendingOrder = z.object({
@@ -102,6 +104,8 @@ export const ZPendingOrder = z.object({
   stop_loss: z.string().nullable(),
   time: z.number().int(),
   digits: z.number().int(),
+  /** A bot's order: its strategy's id; null for the trader's own. */
+  strategy_id: z.number().int().nullable(),
 });
 
 export const ZDeal = z.object({
@@ -121,6 +125,8 @@ export const ZDeal = z.object({
   commission: z.string(),
   /** Spec 4 close reasons: 1 manual, 2 automatic (stop-out), 3 take-profit or stop-loss, 4–7 copy, strategy, cancellation. */
   close_reason: z.number().int(),
+  /** A bot's position: its strategy's id; null for the trader's own. */
+  strategy_id: z.number().int().nullable(),
 });
 
 export const ZFinishedOrder = z.object({
@@ -138,6 +144,8 @@ export const ZFinishedOrder = z.object({
   cancel_reason: z.string().nullable(),
   position_id: z.number().int().nullable(),
   fill_price: z.string().nullable(),
+  /** A bot's order: its strategy's id; null for the trader's own. */
+  strategy_id: z.number().int().nullable(),
 });
 
 const ZHistoryQuery = z

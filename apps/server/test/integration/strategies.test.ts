@@ -118,6 +118,11 @@ describe('strategy routes', { timeout: 60_000 }, () => {
       openOrders: 4,
       parent_account_id: demo,
     });
+    // every order of the bot says so (spec 3 strategy order), in the trading calls the terminal reads
+    const pending = await trader.call('/api/v1/order/pending', { account_id: bot.account_id });
+    expect(pending.body.data.map((o: { strategy_id: number | null }) => o.strategy_id)).toEqual(
+      Array(4).fill(bot.strategy_id),
+    );
     // the ask reaches 66,750.00: the top cell buys; the bid comes back to 67,000.00: it takes 250.00 x 0.01
     await tick(66_700);
     await tick(67_000);
@@ -136,6 +141,8 @@ describe('strategy routes', { timeout: 60_000 }, () => {
     expect(stopped.returned).toBe('0.00');
     const kept = engine().core.positionsOf(bot.account_id);
     expect(kept).toHaveLength(1);
+    const open = await trader.call('/api/v1/order/positions', { account_id: bot.account_id });
+    expect(open.body.data).toMatchObject([{ order_id: kept[0]!.positionId, strategy_id: bot.strategy_id }]);
     // the trader closes it later: close reason 6
     const closed = await trader.call('/api/v1/order/close', {
       account_id: bot.account_id,
@@ -151,6 +158,10 @@ describe('strategy routes', { timeout: 60_000 }, () => {
     expect(history.body.data.items.map((d: { close_reason: number }) => d.close_reason)).toEqual([
       CloseReason.STRATEGY_STOPPED_ACTIVELY,
       CloseReason.TAKE_PROFIT_OR_STOP_LOSS,
+    ]);
+    expect(history.body.data.items.map((d: { strategy_id: number | null }) => d.strategy_id)).toEqual([
+      bot.strategy_id,
+      bot.strategy_id,
     ]);
     // stopping again with nothing open: the money goes back and the strategy account closes
     const mainBefore = engine().core.account(demo)!.balance;

@@ -89,6 +89,7 @@ export function dealPage(ports: TTradingPorts, query: THistoryQuery): Promise<TR
       swap: money(Number(r.swap)),
       commission: money(Number(r.commission)),
       close_reason: r.reason,
+      strategy_id: r.strategy_id === null ? null : Number(r.strategy_id),
     };
   });
 }
@@ -116,6 +117,7 @@ export function finishedOrderPage(
       cancel_reason: r.cancel_reason,
       position_id: r.position_id === null ? null : Number(r.position_id),
       fill_price: px(r.fill_price),
+      strategy_id: r.strategy_id === null ? null : Number(r.strategy_id),
     };
   });
 }

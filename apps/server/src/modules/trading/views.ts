@@ -105,6 +105,7 @@ export function positionView(host: EngineHost, p: TPositionView): TRouteOutput<'
     commission: money(p.commission),
     profit: money(p.profit),
     digits,
+    strategy_id: p.strategyId,
   };
 }
 
@@ -125,6 +126,7 @@ export function orderView(host: EngineHost, o: TOrderView): TRouteOutput<'pendin
     stop_loss: px(o.stopLoss),
     time: o.time,
     digits,
+    strategy_id: o.strategyId,
   };
 }
 

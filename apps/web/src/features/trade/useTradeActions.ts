@@ -83,6 +83,7 @@ export function useTradeActions() {
               stop_loss: input.stop_loss ?? null,
               time: Date.now(),
               digits: 0,
+              strategy_id: null,
             });
           return settle(action, answer);
         } catch {
