@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useI18n } from '../../lib/i18n';
 import type { TAccountEntry } from '../../lib/trading/account-state';
-import type { TCopyAccountOption } from './history-api';
+import type { TSubAccountOption } from './history-api';
 import { dayOf, RANGE_PRESETS, SYMBOL, type THistoryFilters } from './history-filters';
 
 const TYPE_KEYS: Record<number, string> = {
@@ -17,15 +17,15 @@ const DAY_MS = 86_400_000;
 /** Account, period (7, 30, 90 days or custom days) and symbol of the history shown. */
 export function HistoryFilters({
   accounts,
-  copies = [],
+  subAccounts = [],
   accountId,
   filters,
   invalidPeriod,
   onChange,
 }: {
   accounts: TAccountEntry[];
-  /** Copy accounts, listed after the main accounts. */
-  copies?: TCopyAccountOption[];
+  /** Copy and strategy accounts, listed after the main accounts. */
+  subAccounts?: TSubAccountOption[];
   accountId: number | null;
   filters: THistoryFilters;
   invalidPeriod: boolean;
@@ -35,6 +35,8 @@ export function HistoryFilters({
   const id = useId();
   const [symbol, setSymbol] = useState(filters.symbol);
   const draft = symbol.trim().toUpperCase();
+  const copies = subAccounts.flatMap((a) => (a.purpose === 'copy' ? [a] : []));
+  const bots = subAccounts.flatMap((a) => (a.purpose === 'strategy' ? [a] : []));
   const symbolValid = draft === '' || SYMBOL.test(draft);
 
   // Follow the address when it changes elsewhere (back and forward).
@@ -79,6 +81,15 @@ export function HistoryFilters({
               {copies.map((c) => (
                 <option key={c.account_id} value={c.account_id}>
                   {`#${c.account_id} · ${t('history.filter.copyOf', { leader: c.leaderNick })} · ${c.currency}`}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {bots.length > 0 && (
+            <optgroup label={t('history.filter.strategies')}>
+              {bots.map((b) => (
+                <option key={b.account_id} value={b.account_id}>
+                  {`#${b.account_id} · ${t(`strategy.kind.${b.kind}`)} #${b.strategyId} · ${b.symbol} · ${b.currency}`}
                 </option>
               ))}
             </optgroup>

@@ -8,7 +8,7 @@ import { useKlineColor } from '../../lib/market-format';
 import { useTrading } from '../../lib/trading/store';
 import { DealsTable } from './DealsTable';
 import { HistoryFilters } from './HistoryFilters';
-import { useCopyAccounts, useHistory } from './history-api';
+import { useHistory, useSubAccounts } from './history-api';
 import {
   csvHref,
   HISTORY_TABS,
@@ -34,11 +34,11 @@ export function Component() {
   useEffect(() => setNow(Date.now()), []);
 
   const { state } = trading;
-  const copies = useCopyAccounts(state.status !== 0 && state.accounts.length > 0);
+  const subAccounts = useSubAccounts(state.status !== 0 && state.accounts.length > 0);
   // An account in the address that is no longer the trader's falls back to the current one; a copy
-  // account (copy trading) is read like a main one.
-  const copy = copies.find((c) => c.account_id === filters.account);
-  const account = copy ?? state.accounts.find((a) => a.account_id === filters.account) ?? state.current;
+  // or strategy account is read like a main one.
+  const sub = subAccounts.find((c) => c.account_id === filters.account);
+  const account = sub ?? state.accounts.find((a) => a.account_id === filters.account) ?? state.current;
   const period = now === null ? null : periodOf(filters, now);
   const { load, reload } = useHistory(
     account && period
@@ -115,7 +115,7 @@ export function Component() {
       {header}
       <HistoryFilters
         accounts={state.accounts}
-        copies={copies}
+        subAccounts={subAccounts}
         accountId={account?.account_id ?? null}
         filters={filters}
         invalidPeriod={now !== null && period === null}

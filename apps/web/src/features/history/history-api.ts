@@ -76,34 +76,57 @@ export function useHistory(query: THistoryQuery | null) {
   return { load, reload: fetchPage };
 }
 
-/** A copy account of the trader (spec 3: copy trading's sub-accounts), listed beside the main accounts. */
-export interface TCopyAccountOption {
-  account_id: number;
-  currency: string;
-  leaderNick: string;
-  stopped: boolean;
-}
+/**
+ * A sub-account of the trader listed beside the main accounts (spec 3): a copy account (copy
+ * trading) or a strategy account (a grid or martingale bot), so that their closed positions (close
+ * reasons 4, 5 and 6) can be read here too.
+ */
+export type TSubAccountOption =
+  | { purpose: 'copy'; account_id: number; currency: string; leaderNick: string }
+  | {
+      purpose: 'strategy';
+      account_id: number;
+      currency: string;
+      strategyId: number;
+      kind: 'grid' | 'martingale';
+      symbol: string;
+    };
 
 /**
- * The trader's copy accounts (running and stopped), so that their closed copies (close reason 4)
- * can be read here too. An empty list while loading or when the call fails: the main accounts stay.
+ * The trader's copy accounts (running and stopped) and strategy accounts (every bot, stopped ones
+ * included). An empty list while loading; a call that fails leaves its part out: the main accounts stay.
  */
-export function useCopyAccounts(enabled: boolean): TCopyAccountOption[] {
+export function useSubAccounts(enabled: boolean): TSubAccountOption[] {
   const { lang } = useI18n();
-  const [list, setList] = useState<TCopyAccountOption[]>([]);
+  const [list, setList] = useState<TSubAccountOption[]>([]);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    void callRoute('followmine', { includeStopped: true }, lang).then((answer) => {
-      if (!live || !answer.succeed || !answer.Data) return;
-      setList(
-        answer.Data.items.map((c) => ({
-          account_id: c.copy_account_id,
-          currency: c.currency,
-          leaderNick: c.leaderNick,
-          stopped: c.status === 'stopped',
-        })),
-      );
+    void Promise.all([
+      callRoute('followmine', { includeStopped: true }, lang),
+      callRoute('strategylist', { includeClosed: true }, lang),
+    ]).then(([copies, bots]) => {
+      if (!live) return;
+      const options: TSubAccountOption[] = [];
+      if (copies.succeed && copies.Data)
+        for (const c of copies.Data.items)
+          options.push({
+            purpose: 'copy',
+            account_id: c.copy_account_id,
+            currency: c.currency,
+            leaderNick: c.leaderNick,
+          });
+      if (bots.succeed && bots.Data)
+        for (const b of bots.Data.items)
+          options.push({
+            purpose: 'strategy',
+            account_id: b.account_id,
+            currency: b.currency,
+            strategyId: b.strategy_id,
+            kind: b.kind,
+            symbol: b.symbol,
+          });
+      setList(options);
     });
     return () => {
       live = false;
