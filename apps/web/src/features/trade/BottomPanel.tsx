@@ -10,10 +10,11 @@ import type { TQuote } from '../../lib/market-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
 import { ClosePositionDialog, ConfirmDialog, OrderModifyDialog, PositionStopsDialog } from './dialogs';
 import { orderTypeKey, useToasts, workingType } from './notifications';
+import { type TBotBook, useBots } from './useBots';
 import { useTradeActions } from './useTradeActions';
 import { type TDeal, type TSymbolSpec, useDeals } from './useTradeData';
 
-export type TBottomTab = 'positions' | 'orders' | 'history';
+export type TBottomTab = 'positions' | 'orders' | 'bots' | 'history';
 
 type TDialog =
   | { kind: 'stops'; position: TPosition }
@@ -42,7 +43,8 @@ function Price({ value, digits }: { value: string | null; digits: number }) {
 
 /**
  * The terminal's lower half: open positions (live profit, levels, close and partial close, close all),
- * pending orders (modify, cancel) and the newest closed deals with their close reasons.
+ * pending orders (modify, cancel), the positions and orders of the account's bots (marked with their
+ * strategy, read-only: a working bot manages them) and the newest closed deals with their close reasons.
  */
 export function BottomPanel({
   tab,
@@ -68,10 +70,15 @@ export function BottomPanel({
   const actions = useTradeActions();
   const ofSymbol = positions.filter((p) => p.symbol === symbol).length;
   const currency = info?.currency ?? '';
+  const bots = useBots(state.accountId, tab === 'bots', lang);
 
   const tabs: { key: TBottomTab; label: string; count?: number }[] = [
     { key: 'positions', label: t('trade.tab.positions'), count: positions.length },
     { key: 'orders', label: t('trade.tab.orders'), count: orders.length },
+    // only for an account that has bots (or while the tab is open, so that it does not vanish under the click)
+    ...(bots.books.length > 0 || tab === 'bots'
+      ? [{ key: 'bots' as const, label: t('trade.tab.bots'), count: bots.books.length }]
+      : []),
     { key: 'history', label: t('trade.tab.history') },
   ];
 
@@ -149,6 +156,7 @@ export function BottomPanel({
             onModify={(order) => setDialog({ kind: 'order', order })}
           />
         )}
+        {tab === 'bots' && <BotsView load={bots} quotes={quotes} layout={layout} />}
         {tab === 'history' && (
           <HistoryView accountId={state.accountId} version={historyVersion} layout={layout} />
         )}
@@ -364,19 +372,37 @@ function Rows<T>({
 }
 
 /** The first columns of the positions and the orders: symbol, ticket, time, side or type, volume. */
-function useLeadColumns<T extends { symbol: string; order_id: number; volume: string }>(
-  time: (item: T) => number,
-  tag: (item: T) => ReactNode,
-): TField<T>[] {
+function useLeadColumns<
+  T extends { symbol: string; order_id: number; volume: string; strategy_id: number | null },
+>(time: (item: T) => number, tag: (item: T) => ReactNode): TField<T>[] {
   const { t, intl } = useI18n();
   const format = useTimeFormat();
   return [
     { label: t('markets.col.symbol'), className: 'tr-strong', cell: (x) => x.symbol },
     { label: t('trade.col.ticket'), className: 'num tr-muted', cell: (x) => x.order_id },
     { label: t('trade.col.time'), className: 'num tr-muted', cell: (x) => format(time(x)) },
-    { label: t('trade.col.type'), cell: tag },
+    {
+      label: t('trade.col.type'),
+      cell: (x) => (
+        <>
+          {tag(x)}
+          <BotTag strategyId={x.strategy_id} />
+        </>
+      ),
+    },
     { label: t('trade.col.volume'), num: true, className: 'num', cell: (x) => formatDecimal(intl, x.volume) },
   ];
+}
+
+/** Marks a bot's position or order (spec 3 strategy order) with its strategy's number. */
+function BotTag({ strategyId }: { strategyId: number | null }) {
+  const { t } = useI18n();
+  if (strategyId === null) return null;
+  return (
+    <span className="tr-bot-tag" data-testid="bot-tag">
+      {t('trade.bot.tag', { id: strategyId })}
+    </span>
+  );
 }
 
 function SideTag({ side, children }: { side: 'buy' | 'sell'; children: ReactNode }) {
@@ -455,12 +481,15 @@ function PositionsView({
   onEdit,
   onClose,
   restricted,
+  readOnly = false,
 }: {
   positions: readonly TPosition[];
   layout: TLayout;
   onEdit(position: TPosition): void;
   onClose(position: TPosition): void;
   restricted: boolean;
+  /** A bot's positions: shown without actions. */
+  readOnly?: boolean;
 }) {
   const { t, intl } = useI18n();
   const side = (p: TPosition) => <SideTag side={p.side}>{t(`trade.side.${p.side}`)}</SideTag>;
@@ -523,26 +552,30 @@ function PositionsView({
         ticket: p.order_id,
         time: p.open_time,
       })}
-      buttons={(p) => (
-        <>
-          <RowButton
-            icon={layout === 'table'}
-            label={t('trade.action.modify')}
-            title={t('trade.stops.title')}
-            onClick={() => onEdit(p)}
-            data-testid="position-edit"
-          />
-          <RowButton
-            close
-            icon={layout === 'table'}
-            label={t('trade.action.close')}
-            title={t('trade.close.title')}
-            onClick={() => onClose(p)}
-            disabled={restricted}
-            data-testid="position-close"
-          />
-        </>
-      )}
+      buttons={
+        readOnly
+          ? undefined
+          : (p) => (
+              <>
+                <RowButton
+                  icon={layout === 'table'}
+                  label={t('trade.action.modify')}
+                  title={t('trade.stops.title')}
+                  onClick={() => onEdit(p)}
+                  data-testid="position-edit"
+                />
+                <RowButton
+                  close
+                  icon={layout === 'table'}
+                  label={t('trade.action.close')}
+                  title={t('trade.close.title')}
+                  onClick={() => onClose(p)}
+                  disabled={restricted}
+                  data-testid="position-close"
+                />
+              </>
+            )
+      }
     />
   );
 }
@@ -552,11 +585,14 @@ function OrdersView({
   quotes,
   layout,
   onModify,
+  readOnly = false,
 }: {
   orders: readonly TPendingOrder[];
   quotes: Readonly<Record<string, TQuote>>;
   layout: TLayout;
   onModify(order: TPendingOrder): void;
+  /** A bot's orders: shown without actions. */
+  readOnly?: boolean;
 }) {
   const { t, intl } = useI18n();
   const actions = useTradeActions();
@@ -626,28 +662,112 @@ function OrdersView({
         ticket: o.order_id,
         time: o.time,
       })}
-      buttons={(o) => (
-        <>
-          <RowButton
-            icon={layout === 'table'}
-            label={t('trade.action.modify')}
-            title={t('trade.order.modifyTitle')}
-            onClick={() => onModify(o)}
-            data-testid="order-modify"
-          />
-          <RowButton
-            close
-            icon={layout === 'table'}
-            label={t('trade.action.cancelOrder')}
-            title={t('trade.action.cancelOrder')}
-            busy={cancelling === o.order_id}
-            onClick={() => cancel(o)}
-            disabled={cancelling === o.order_id}
-            data-testid="order-cancel"
-          />
-        </>
-      )}
+      buttons={
+        readOnly
+          ? undefined
+          : (o) => (
+              <>
+                <RowButton
+                  icon={layout === 'table'}
+                  label={t('trade.action.modify')}
+                  title={t('trade.order.modifyTitle')}
+                  onClick={() => onModify(o)}
+                  data-testid="order-modify"
+                />
+                <RowButton
+                  close
+                  icon={layout === 'table'}
+                  label={t('trade.action.cancelOrder')}
+                  title={t('trade.action.cancelOrder')}
+                  busy={cancelling === o.order_id}
+                  onClick={() => cancel(o)}
+                  disabled={cancelling === o.order_id}
+                  data-testid="order-cancel"
+                />
+              </>
+            )
+      }
     />
+  );
+}
+
+const NOTHING = () => undefined;
+
+/**
+ * The current account's bots, each with its strategy account's positions and orders. A working bot
+ * manages them (the server refuses a trader's change with -5206), so they are read-only here; the
+ * bot's page stops it or lets the trader take over what it kept.
+ */
+function BotsView({
+  load,
+  quotes,
+  layout,
+}: {
+  load: { status: string; books: TBotBook[] };
+  quotes: Readonly<Record<string, TQuote>>;
+  layout: TLayout;
+}) {
+  const { t, lang, intl } = useI18n();
+  if (load.books.length === 0) {
+    if (load.status === 'loading')
+      return (
+        <div className="tr-empty">
+          <span className="spinner" />
+        </div>
+      );
+    if (load.status === 'error') return <EmptyRows icon="alert" title={t('errors.network')} />;
+    return <EmptyRows icon="chart" title={t('trade.bot.empty')} />;
+  }
+  return (
+    <div className="tr-bots" data-testid="bots-view">
+      {load.books.map(({ bot, positions, orders }) => (
+        <section
+          key={bot.strategy_id}
+          className="tr-bot"
+          data-testid="bot-book"
+          data-strategy={bot.strategy_id}
+        >
+          <header className="tr-bot-head">
+            <span className="tr-bot-title">
+              <strong>
+                {t('trade.bot.title', { id: bot.strategy_id, kind: t(`strategy.kind.${bot.kind}`) })}
+              </strong>
+              <span className="tr-muted">
+                {bot.symbol} · {t(`strategy.state.${bot.state}`)}
+              </span>
+            </span>
+            <span className="tr-bot-figures">
+              <span>
+                {t('trade.bot.realized')} <Money value={bot.realizedProfit} />
+              </span>
+              <span>
+                {t('trade.bot.floating')} <Money value={bot.unrealizedProfit} />
+              </span>
+              <span className="tr-muted num">
+                {formatDecimal(intl, bot.equity, 2)} {bot.currency}
+              </span>
+              <Link className="tr-link" to={paths.strategy(lang, bot.strategy_id)} data-testid="bot-open">
+                {t('trade.bot.open')}
+                <Icon name="chevronRight" size={14} />
+              </Link>
+            </span>
+          </header>
+          {positions.length > 0 && (
+            <PositionsView
+              positions={positions}
+              layout={layout}
+              onEdit={NOTHING}
+              onClose={NOTHING}
+              restricted
+              readOnly
+            />
+          )}
+          {orders.length > 0 && (
+            <OrdersView orders={orders} quotes={quotes} layout={layout} onModify={NOTHING} readOnly />
+          )}
+        </section>
+      ))}
+    </div>
   );
 }
 

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { STRATEGY_PATHS } from '@broker/contracts/strategy-paths';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser } from './support';
+import { newTrader, openPage, signedIn } from './traders';
+
+/**
+ * The trading terminal shows a bot's orders and positions marked as such (issue 19): a trader with a
+ * grid bot on a strategy account finds a "Bots" tab beside the positions and orders of the current
+ * account, with each of the bot's orders tagged with its number and no actions (the bot manages
+ * them); when the price crosses a level the bought position shows there too; the account's own
+ * positions carry no tag. A hand-driven market (FEED=off, /dev/feed/tick).
+ */
+const running = serverAndBrowser({ FEED: 'off' });
+const base = () => running.server.baseUrl;
+
+async function quote(bid: number) {
+  const answer = await fetch(`${base()}/dev/feed/tick`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
+  });
+  expect(answer.status).toBe(200);
+}
+
+describe('bots in the trading terminal', () => {
+  it('lists the account bots with their orders and positions tagged, read-only', {
+    timeout: 120_000,
+  }, async () => {
+    await quote(67_000);
+    const trader = await newTrader(base(), 'terminal-bot');
+    const demo = await trader.createAccount(1, 2, 100);
+    const created = await trader.call(STRATEGY_PATHS.strategycreate, {
+      account_id: demo,
+      investment: '1000.00',
+      spec: {
+        kind: 'grid',
+        params: {
+          symbol: 'BTCUSDT',
+          direction: 'long',
+          lowerPrice: '66000.00',
+          upperPrice: '67000.00',
+          grids: 4,
+          spacing: 'arithmetic',
+          volumePerGrid: '0.01',
+        },
+      },
+      idempotencyKey: randomUUID(),
+    });
+    expect(created.body.success, created.body.message).toBe(true);
+    const strategyId: number = created.body.data.strategy_id;
+
+    const { context, page } = await signedIn(running.browser, base(), trader);
+    await openPage(page, base(), '/en/trade');
+    // the tab shows once the account's bots are read, with their number
+    const tab = page.getByTestId('tab-bots');
+    await tab.waitFor();
+    await expect(tab.textContent()).resolves.toContain('1');
+    await tab.click();
+    const book = page.locator(`[data-testid=bot-book][data-strategy="${strategyId}"]`);
+    await book.waitFor();
+    await expect(book.locator('[data-testid=order-row]').count()).resolves.toBe(4);
+    await expect(book.getByTestId('bot-tag').first().textContent()).resolves.toBe(`Bot #${strategyId}`);
+    // the bot manages them: no modify or cancel
+    await expect(book.getByTestId('order-cancel').count()).resolves.toBe(0);
+    await expect(book.getByTestId('order-modify').count()).resolves.toBe(0);
+
+    // the ask reaches 66,750.00: the top cell buys; its position shows, tagged, without a close button
+    await quote(66_700);
+    await book.locator('[data-testid=position-row]').first().waitFor({ timeout: 10_000 });
+    await expect(book.locator('[data-testid=position-row] [data-testid=bot-tag]').count()).resolves.toBe(1);
+    await expect(book.getByTestId('position-close').count()).resolves.toBe(0);
+    // the link leads to the bot's page
+    await expect(book.getByTestId('bot-open').getAttribute('href')).resolves.toBe(
+      `/en/strategies/${strategyId}`,
+    );
+
+    // the account's own book is untagged
+    await page.getByTestId('tab-orders').click();
+    await expect(page.getByTestId('bot-tag').count()).resolves.toBe(0);
+    await context.close();
+  });
+});
