@@ -144,6 +144,15 @@ export const BACKOFFICE_MENU: readonly TMenuEntry[] = [
     buttons: [{ permission: 'copy.review' }, { permission: 'copy.suspend' }, { permission: 'copy.settings' }],
   },
   {
+    key: 'strategies',
+    path: '/admin/strategies',
+    permission: 'strategies.view',
+    icon: 'sparkles',
+    coming: false,
+    // Stopping a bot closes a customer's positions and moves the money back, as `users.trade` does.
+    buttons: [{ permission: 'strategies.stop', money: true }],
+  },
+  {
     key: 'versions',
     path: '/admin/versions',
     permission: 'versions.view',

@@ -5,6 +5,7 @@ import { CUSTOMERS_PATHS } from './admin/customers-paths';
 import { ADMIN_FUNDING_PATHS } from './admin/funding-paths';
 import { MARKET_PATHS } from './admin/market-paths';
 import { RISK_PATHS } from './admin/risk-paths';
+import { ADMIN_STRATEGY_PATHS } from './admin/strategy-paths';
 import { CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
 import { COPY_PATHS } from './copy-paths';
 import { FUNDING_PATHS } from './funding-paths';
@@ -26,6 +27,7 @@ export const ROUTE_PATHS = {
   ...COPY_PATHS,
   ...ADMIN_COPY_PATHS,
   ...STRATEGY_PATHS,
+  ...ADMIN_STRATEGY_PATHS,
 
   symbols: '/api/v1/quote/symbols',
   kline: '/api/v1/quote/kline',

@@ -7,6 +7,7 @@ import { customersRoutes } from './admin/customers-routes';
 import { fundingAdminRoutes } from './admin/funding-routes';
 import { marketRoutes } from './admin/market-routes';
 import { riskRoutes } from './admin/risk-routes';
+import { strategyAdminRoutes } from './admin/strategy-routes';
 import { chartDrawingsRoutes } from './chart-drawings';
 import { copyRoutes } from './copy-routes';
 import { fundingRoutes } from './funding-routes';
@@ -216,6 +217,7 @@ export const routeCatalogue = {
   ...copyRoutes,
   ...copyAdminRoutes,
   ...strategyRoutes,
+  ...strategyAdminRoutes,
 
   countrylist: define({
     name: 'countrylist',

@@ -11,6 +11,7 @@ import { fundingAdminHandlers } from './admin/funding';
 import { kycAdminHandlers } from './admin/kyc';
 import { marketHandlers } from './admin/market';
 import { riskHandlers } from './admin/risk';
+import { strategyAdminHandlers } from './admin/strategies';
 import { authHandlers } from './auth';
 import { chartsHandlers } from './charts';
 import { contentHandlers } from './content';
@@ -43,6 +44,7 @@ export const handlers: THandlers = {
   ...chartsHandlers,
   ...copyHandlers,
   ...strategyHandlers,
+  ...strategyAdminHandlers,
   adminlogout: (_input, ctx) => endSession(ctx, 'staff'),
 
   adminoverview: async (_input, ctx) => {

@@ -24,6 +24,7 @@ const BUTTON_LABELS: Record<string, string> = {
   'copy.review': 'admin.access.perm.copy.review',
   'copy.suspend': 'admin.access.perm.copy.suspend',
   'copy.settings': 'admin.access.perm.copy.settings',
+  'strategies.stop': 'admin.access.perm.strategies.stop',
 };
 
 export interface TPermissionGroup {

@@ -37,7 +37,7 @@ export function previewStrategy(
 }
 
 /** A bot as the trader sees it: from the engine while it lives, else as stored. */
-function strategyOf(
+export function strategyOf(
   ports: TStrategyPorts,
   stored: TStoredStrategy | undefined,
   strategyId: number,
@@ -257,11 +257,18 @@ export async function createStrategy(
 /**
  * strategystop: the trader stops a bot (its orders cancelled, its positions closed with reason 6, or
  * kept: "stopped with position open"). With nothing left open, the money goes back to the main
- * account (transfer_strategy_in) and the empty strategy account is closed.
+ * account (transfer_strategy_in) and the empty strategy account is closed. Staff stop a customer's
+ * bot through here too, acting for the trader, with their reason in the audit trail.
  */
 export async function stopStrategy(
   ports: TStrategyPorts,
-  input: { actor: TActor; strategy_id: number; closePositions: boolean; idempotencyKey: string },
+  input: {
+    actor: TActor;
+    strategy_id: number;
+    closePositions: boolean;
+    idempotencyKey: string;
+    reason?: string | undefined;
+  },
 ) {
   const { actor } = input;
   const before = await ownStrategy(ports, actor, input.strategy_id);
@@ -278,6 +285,7 @@ export async function stopStrategy(
     await audit(ports, actor, 'strategy.stop', before.account_id, {
       strategyId: input.strategy_id,
       closePositions: input.closePositions,
+      ...(input.reason === undefined ? {} : { reason: input.reason }),
     });
   }
   let returned = 0;

@@ -55,8 +55,14 @@ export type { TTradingPorts } from './ports';
 export { closedDealsByCurrency, countOpenAccounts, openPositionIds } from './queries';
 export { resetDemo } from './reset-demo';
 export { engineError, submitOrThrow } from './results';
-export type { TStoredStrategy } from './strategy-queries';
-export { nextStrategyId, storedStrategies, strategyLog } from './strategy-queries';
+export type { TBrokerStrategy, TStoredStrategy } from './strategy-queries';
+export {
+  brokerStrategiesPage,
+  brokerStrategy,
+  nextStrategyId,
+  storedStrategies,
+  strategyLog,
+} from './strategy-queries';
 export { mainAccount, openSubAccount, SUB_ACCOUNT_LIMITS, subAccountsOf } from './sub-accounts';
 export { applyMarketConfig, ensureDefaultGroup } from './terms-sync';
 export { fromScaled, money, toScaled, unitsToLots } from './units';
