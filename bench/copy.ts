@@ -17,94 +17,27 @@
  *
  * Environment: BENCH_FOLLOWERS (default 1000), BENCH_ROUNDS (default 30), BENCH_ONLY=copy|ticks.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { systemActor, userActor } from '../apps/server/src/actor';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
+import { systemActor } from '../apps/server/src/actor';
 import { startCopy } from '../apps/server/src/modules/copy';
 import { closePosition, openAccount, placeOrder } from '../apps/server/src/modules/trading';
-import { seed } from '../apps/server/src/seed';
-import { freshDatabaseUrl } from '../apps/server/test/helpers';
+import { pool, runTickBench, startBenchApp, stats } from './shared';
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const ONLY = process.env.BENCH_ONLY;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? 0
-    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50).toFixed(1), p99: percentile(sorted, 99).toFixed(1), n: sorted.length };
-};
-
-/** Runs `fn` over `items` with at most `limit` at a time. */
-async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) await fn(items[next++] as T);
-    }),
-  );
-}
-
 async function copyBench() {
-  const database = await freshDatabaseUrl();
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-copy-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    DEMO_MODE: 'true',
-    MAIL_CATCHER_PORT: '0',
-    OIDC_SANDBOX_PORT: 'off',
-    FEED: 'off',
-    ADMIN_PASSWORD: 'Bench-Admin-Password-2026',
-  });
-  const built = await buildApp(config);
-  await seed(config, built.services.database, built.services);
-  const db = built.services.database.db;
-  const host = built.services.engine;
-  const ports = { host, db };
-  const tenant = (
-    await db.selectFrom('tenants').select('id').where('is_default', '=', true).executeTakeFirstOrThrow()
-  ).id;
-  let time = Date.now();
-  const tick = (bid: number) => {
-    time = Math.max(time + 1, Date.now());
-    built.services.market.onTick({ symbol: 'BTCUSDT', time, bid: bid * 100, ask: bid * 100 + 2_500 });
-  };
+  const app = await startBenchApp(process.env.DATABASE_URL || null);
+  const { db, ports, tenant, actorOf } = app;
+  const tick = (bid: number) => app.tick('BTCUSDT', bid * 100, bid * 100 + 2_500);
   tick(67_000);
   await new Promise((r) => setTimeout(r, 50));
 
-  // users straight into the database (registration is not what is measured)
-  const userIds = Array.from({ length: FOLLOWERS + 1 }, () => randomUUID());
-  for (let i = 0; i < userIds.length; i += 500)
-    await db
-      .insertInto('users')
-      .values(
-        userIds.slice(i, i + 500).map((id, j) => ({
-          id,
-          tenant_id: tenant,
-          email: `bench.${i + j}.${id.slice(0, 8)}@example.com`,
-          password_hash: 'x',
-          display_name: `Bench ${i + j}`,
-          country_code: null,
-          locked_until: null,
-        })),
-      )
-      .execute();
-  const actorOf = (userId: string) => userActor({ userId, tenantId: tenant, ip: '127.0.0.1' });
+  const userIds = await app.insertUsers(FOLLOWERS + 1);
   const leaderUser = userIds[0]!;
   const leader = (
     await openAccount(ports, {
@@ -228,8 +161,7 @@ async function copyBench() {
   }
   const baselineTotal = performance.now() - baselineStart;
 
-  const kind =
-    built.services.database.kind === 'pglite' ? 'embedded PGlite (in memory)' : 'PostgreSQL server';
+  const kind = app.kind;
   const open = stats(opens);
   const close = stats(closes);
   const single = stats(oneByOne);
@@ -253,28 +185,11 @@ async function copyBench() {
   console.log(
     `\nThe same ${FOLLOWERS} orders one by one took ${baselineTotal.toFixed(0)} ms in all; copied by the engine, p50 ${open.p50} ms (${(baselineTotal / Number(open.p50)).toFixed(0)}× faster).`,
   );
-  await built.close();
-  await database.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await app.close();
 }
 
 function tickBench() {
-  const run = (copiesEnv: string) => {
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', 'packages/domain/test/trading/bench-core.ts'],
-      {
-        env: { ...process.env, BENCH_COPIES: copiesEnv },
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
-    return out
-      .trim()
-      .split('\n')
-      .filter((line) => /^onTick|^main-thread|^invariants/.test(line))
-      .join('\n');
-  };
+  const run = (copiesEnv: string) => runTickBench({ BENCH_COPIES: copiesEnv });
   console.log('\nTick of the trading core (bench-core.ts), without copies:');
   console.log(run('0'));
   console.log(
