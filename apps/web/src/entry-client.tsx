@@ -3,6 +3,14 @@ import '@broker/ui/components.css';
 import './styles/site.css';
 // Each page language's font family; the server links its @font-face rules (fonts/fonts.ts).
 import './fonts/stacks.css';
+// The shared pieces of the feature pages (components/), before the features' own styles.
+import './components/feature-page.css';
+import './components/dialog.css';
+import './components/text-field.css';
+import './components/figure.css';
+import './components/load-states.css';
+import './components/status-badge.css';
+import './components/curve-chart.css';
 // The server links the entry's stylesheet only: the market screens' styles ship with it, so their
 // server-rendered markup is styled before the route's chunk has loaded.
 import './features/markets/markets.css';

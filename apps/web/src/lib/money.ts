@@ -126,6 +126,10 @@ export function formatAmount(
   return currency ? `${amount} ${currency}` : amount;
 }
 
+/** Money with its currency ("1,234.50 USD"); `sign` shows + on a gain. */
+export const moneyText = (intl: string, value: string, currency: string, sign = false) =>
+  formatAmount(intl, value, currency, { sign });
+
 /** An idempotency key per user intent (a UUID; 32 random hex digits where randomUUID is missing). */
 export function newIntentKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();

@@ -1,24 +1,22 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
+import { CurveChart } from '../../components/CurveChart';
+import { Dialog } from '../../components/Dialog';
+import { Signed } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
+import { Skeleton } from '../../components/LoadStates';
+import { SelectField } from '../../components/SelectField';
+import { TextField } from '../../components/TextField';
 import { callRoute } from '../../lib/api';
+import { dateText } from '../../lib/date-text';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
-import { newIntentKey } from '../../lib/money';
-import { type TLeaderProfile, type TMainAccount, type TWhatIf, useCall, useMainAccounts } from './copy-api';
+import { moneyText, newIntentKey } from '../../lib/money';
+import { useCall } from '../../lib/use-call';
+import { type TLeaderProfile, type TMainAccount, type TWhatIf, useMainAccounts } from './copy-api';
 import { checkFollowDraft, EMPTY_DRAFT, type TFollowDraft, type TFollowRequest } from './copy-form';
-import {
-  CurveChart,
-  Dialog,
-  dateText,
-  moneyText,
-  percentText,
-  problemText,
-  Signed,
-  Skeleton,
-  TextField,
-} from './parts';
+import { percentText, problemText } from './parts';
 import { SettingsFields } from './SettingsFields';
 
 /** How long the inputs rest before the what-if is asked again. */
@@ -158,7 +156,7 @@ export function FollowDialog({
               currency={account.currency}
               stopLoss={checked.ok && checked.request.controls.stopLossPercent != null}
             />
-            <p className="cp-hint">
+            <p className="ui-hint">
               {t('copy.follow.feeNote', { fee: percentText(intl, leader.feePercent) })}
             </p>
             {error && (
@@ -166,12 +164,12 @@ export function FollowDialog({
                 {error}
               </div>
             )}
-            <div className="cp-actions">
+            <div className="ui-actions">
               <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
                 {t('copy.action.cancel')}
               </button>
               <button type="submit" className="btn btn-primary" disabled={busy} data-testid="follow-submit">
-                {busy ? <span className="spinner cp-spinner" /> : <Icon name="copy" size={16} />}
+                {busy ? <span className="spinner ui-spinner" /> : <Icon name="copy" size={16} />}
                 {t('copy.follow.submit')}
               </button>
             </div>
@@ -193,28 +191,20 @@ function AccountChoice({
 }) {
   const { t, intl } = useI18n();
   return (
-    <div className="field cp-field">
-      <label className="field-label" htmlFor="cp-follow-account">
-        {t('copy.follow.account')}
-      </label>
-      <select
-        id="cp-follow-account"
-        className="input cp-select"
-        value={value}
-        onChange={(event) => onChange(Number(event.target.value))}
-        data-testid="follow-account"
-      >
-        {accounts.map((account) => (
-          <option key={account.account_id} value={account.account_id}>
-            {t('copy.follow.accountOption', {
-              id: account.account_id,
-              type: t(`accounts.type.${account.account_type}`),
-              balance: moneyText(intl, account.balance, account.currency),
-            })}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      label={t('copy.follow.account')}
+      value={value}
+      onChange={onChange}
+      options={accounts.map((account) => ({
+        value: account.account_id,
+        label: t('copy.follow.accountOption', {
+          id: account.account_id,
+          type: t(`accounts.type.${account.account_type}`),
+          balance: moneyText(intl, account.balance, account.currency),
+        }),
+      }))}
+      testId="follow-account"
+    />
   );
 }
 
@@ -328,8 +318,8 @@ function WhatIfPanel({
             </Signed>
             <span className="cp-muted cp-small">{t('copy.whatif.window', { days: data.days })}</span>
           </p>
-          <dl className="cp-figures cp-figures-tight">
-            <div className="cp-figure">
+          <dl className="ui-figures cp-figures-tight">
+            <div className="ui-figure">
               <dt>{t('copy.whatif.profit')}</dt>
               <dd>
                 <Signed value={data.profit} testId="whatif-profit">
@@ -337,17 +327,17 @@ function WhatIfPanel({
                 </Signed>
               </dd>
             </div>
-            <div className="cp-figure">
+            <div className="ui-figure">
               <dt>{t('copy.whatif.fees')}</dt>
               <dd className="num" data-testid="whatif-fees">
                 {moneyText(intl, data.fees, currency)}
               </dd>
             </div>
-            <div className="cp-figure">
+            <div className="ui-figure">
               <dt>{t('copy.stat.maxDrawdown')}</dt>
               <dd className="num">{percentText(intl, data.maxDrawdown)}</dd>
             </div>
-            <div className="cp-figure">
+            <div className="ui-figure">
               <dt>{t('copy.whatif.copied')}</dt>
               <dd className="num" data-testid="whatif-copied">
                 {t('copy.whatif.copiedOf', { copied: data.copied, total: data.leaderTrades })}

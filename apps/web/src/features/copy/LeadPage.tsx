@@ -1,34 +1,27 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
+import { Figure } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
 import { Pager } from '../../components/Pager';
+import { StatusBadge } from '../../components/StatusBadge';
+import { TextField } from '../../components/TextField';
 import { callRoute } from '../../lib/api';
+import { dateText } from '../../lib/date-text';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
-import { toInputText } from '../../lib/money';
+import { moneyText, toInputText } from '../../lib/money';
+import { useCall, useLoad } from '../../lib/use-call';
 import {
   LEADER_ACCOUNT_TYPES,
   type TDashboard,
   type TLeaderAccount,
   type TMainAccount,
-  useCall,
-  useLoad,
   useMainAccounts,
 } from './copy-api';
 import { BIO_MAX, checkLeaderDraft, type TLeaderDraft, trimZeros } from './copy-form';
-import {
-  CopyHeader,
-  dateText,
-  Figure,
-  LoadError,
-  moneyText,
-  percentText,
-  problemText,
-  Skeleton,
-  StateBadge,
-  TextField,
-} from './parts';
+import { CopyHeader, percentText, problemText } from './parts';
 
 const PAGE_SIZE = 20;
 const STATUS_TONE = {
@@ -65,7 +58,7 @@ export function Component() {
       : [];
 
   return (
-    <div className="cp-page" data-testid="copy-lead-page">
+    <div className="ui-page" data-testid="copy-lead-page">
       <CopyHeader title={t('copy.lead.title')} subtitle={t('copy.lead.subtitle')} />
       {notice && (
         <div className="alert alert-info cp-notice" role="status" data-testid="lead-notice">
@@ -180,7 +173,7 @@ function ApplyForm({
   };
 
   return (
-    <section className="card cp-section" aria-labelledby="cp-apply-title" data-testid="lead-apply">
+    <section className="card ui-section" aria-labelledby="cp-apply-title" data-testid="lead-apply">
       <h2 id="cp-apply-title">{t('copy.lead.applyTitle')}</h2>
       {intro && <p className="cp-muted">{t('copy.lead.applyText')}</p>}
       {loading && <Skeleton rows={2} height={44} />}
@@ -194,13 +187,13 @@ function ApplyForm({
       )}
       {account && (
         <form onSubmit={submit} noValidate className="cp-form">
-          <div className="field cp-field">
+          <div className="field ui-field">
             <label className="field-label" htmlFor="cp-apply-account">
               {t('copy.lead.account')}
             </label>
             <select
               id="cp-apply-account"
-              className="input cp-select"
+              className="input ui-select"
               value={account.account_id}
               onChange={(event) => setAccountId(Number(event.target.value))}
               data-testid="apply-account"
@@ -232,14 +225,14 @@ function ApplyForm({
               {error}
             </div>
           )}
-          <div className="cp-actions">
+          <div className="ui-actions">
             {onCancel && (
               <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
                 {t('copy.action.cancel')}
               </button>
             )}
             <button type="submit" className="btn btn-primary" disabled={busy} data-testid="apply-submit">
-              {busy && <span className="spinner cp-spinner" />}
+              {busy && <span className="spinner ui-spinner" />}
               {t('copy.lead.applySubmit')}
             </button>
           </div>
@@ -299,7 +292,7 @@ function TermsFields({
           testId="terms-delay"
         />
       </div>
-      <div className="field cp-field">
+      <div className="field ui-field">
         <label className="field-label" htmlFor={bioId}>
           {t('copy.lead.bio')}
         </label>
@@ -313,7 +306,7 @@ function TermsFields({
           aria-describedby={`${bioId}-count`}
           data-testid="terms-bio"
         />
-        <span className="cp-hint" id={`${bioId}-count`}>
+        <span className="ui-hint" id={`${bioId}-count`}>
           {t('copy.lead.bioCount', { count: [...draft.bio].length, max: BIO_MAX })}
         </span>
         {problems.bio && <span className="field-error">{problemText(t, problems.bio)}</span>}
@@ -359,7 +352,7 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
 
   return (
     <section
-      className="card cp-section"
+      className="card ui-section"
       data-testid="lead-card"
       data-leader={leader.leader_id}
       data-status={leader.status}
@@ -371,9 +364,9 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
             {t('copy.lead.applied', { date: dateText(intl, leader.appliedAt) })}
           </span>
         </div>
-        <StateBadge tone={STATUS_TONE[leader.status]} testId="lead-status" state={leader.status}>
+        <StatusBadge tone={STATUS_TONE[leader.status]} testId="lead-status" state={leader.status}>
           {t(`copy.leaderState.${leader.status}`)}
-        </StateBadge>
+        </StatusBadge>
       </div>
       {leader.reason && (
         <p className="cp-warning" data-testid="lead-reason">
@@ -381,7 +374,7 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
         </p>
       )}
       {leader.status === 'pending' && <p className="cp-muted">{t('copy.lead.pendingText')}</p>}
-      <dl className="cp-figures">
+      <dl className="ui-figures">
         <Figure label={t('copy.stat.followers')} testId="lead-followers">
           {new Intl.NumberFormat(intl).format(leader.followers)}
         </Figure>
@@ -403,7 +396,7 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
         <details className="cp-details">
           <summary data-testid="lead-settings">{t('copy.lead.settings')}</summary>
           <form onSubmit={save} noValidate className="cp-form">
-            <label className="cp-toggle">
+            <label className="ui-check">
               <input
                 type="checkbox"
                 checked={paused}
@@ -415,7 +408,7 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
               />
               <span>
                 <strong>{t('copy.lead.pauseNew')}</strong>
-                <span className="cp-hint">{t('copy.lead.pauseNewHint')}</span>
+                <span className="ui-hint">{t('copy.lead.pauseNewHint')}</span>
               </span>
             </label>
             <TermsFields
@@ -434,9 +427,9 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
                 {error}
               </div>
             )}
-            <div className="cp-actions">
+            <div className="ui-actions">
               <button type="submit" className="btn btn-primary" disabled={busy} data-testid="lead-save">
-                {busy && <span className="spinner cp-spinner" />}
+                {busy && <span className="spinner ui-spinner" />}
                 {t('copy.action.save')}
               </button>
             </div>
@@ -450,13 +443,13 @@ function LeaderCard({ leader, onSaved }: { leader: TLeaderAccount; onSaved(messa
 function Followers({ data, multiple }: { data: TDashboard; multiple: boolean }) {
   const { t, intl } = useI18n();
   return (
-    <section className="card cp-section" aria-labelledby="cp-followers" data-testid="lead-followers-table">
+    <section className="card ui-section" aria-labelledby="cp-followers" data-testid="lead-followers-table">
       <h2 id="cp-followers">{t('copy.lead.followers')}</h2>
       {data.followers.length === 0 ? (
         <p className="cp-muted">{t('copy.lead.noFollowers')}</p>
       ) : (
-        <div className="cp-table-wrap">
-          <table className="cp-table cp-table-stack">
+        <div className="ui-table-wrap">
+          <table className="ui-table ui-table-stack">
             <thead>
               <tr>
                 <th scope="col">{t('copy.col.follower')}</th>
@@ -503,14 +496,14 @@ function Settlements({
 }) {
   const { t, intl } = useI18n();
   return (
-    <section className="card cp-section" aria-labelledby="cp-settlements" data-testid="lead-settlements">
+    <section className="card ui-section" aria-labelledby="cp-settlements" data-testid="lead-settlements">
       <h2 id="cp-settlements">{t('copy.lead.settlements')}</h2>
-      <p className="cp-hint">{t('copy.lead.settlementsHint')}</p>
+      <p className="ui-hint">{t('copy.lead.settlementsHint')}</p>
       {data.settlements.length === 0 ? (
         <p className="cp-muted">{t('copy.lead.noSettlements')}</p>
       ) : (
-        <div className="cp-table-wrap">
-          <table className="cp-table cp-table-stack">
+        <div className="ui-table-wrap">
+          <table className="ui-table ui-table-stack">
             <thead>
               <tr>
                 <th scope="col">{t('copy.col.date')}</th>

@@ -2,24 +2,19 @@ import type { TTranslate } from '@broker/i18n/translator';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
+import { CurveChart } from '../../components/CurveChart';
+import { Figure, Signed } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
+import { dateText } from '../../lib/date-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
+import { moneyText } from '../../lib/money';
 import { useShell } from '../../lib/store';
-import { type TLeaderProfile, useCall, useLoad, useMainAccounts } from './copy-api';
+import { useCall, useLoad } from '../../lib/use-call';
+import { type TLeaderProfile, useMainAccounts } from './copy-api';
 import { FollowDialog } from './FollowDialog';
-import {
-  Avatar,
-  CurveChart,
-  dateText,
-  Figure,
-  LoadError,
-  moneyText,
-  percentText,
-  RiskBadge,
-  Signed,
-  Skeleton,
-} from './parts';
+import { Avatar, percentText, RiskBadge } from './parts';
 
 /** An average holding time in minutes as "45 min", "3 h", "2 days". */
 export function durationText(t: TTranslate, minutes: number): string {
@@ -49,8 +44,8 @@ export function Component() {
   );
 
   return (
-    <div className="cp-page" data-testid="copy-leader-page">
-      <Link to={paths.copyTrading(lang)} className="cp-back">
+    <div className="ui-page" data-testid="copy-leader-page">
+      <Link to={paths.copyTrading(lang)} className="ui-back">
         <Icon name="arrowLeft" size={16} />
         {t('copy.leader.back')}
       </Link>
@@ -161,7 +156,7 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
       </section>
 
       <div className="cp-profile-grid">
-        <section className="card cp-section" aria-labelledby="cp-returns">
+        <section className="card ui-section" aria-labelledby="cp-returns">
           <h2 id="cp-returns">{t('copy.leader.performance')}</h2>
           <dl className="cp-returns">
             {returns.map(([key, value]) => (
@@ -176,12 +171,12 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
             ))}
           </dl>
           <CurveChart points={profile.curve} label={t('copy.leader.curve')} testId="profile-curve" />
-          <p className="cp-hint">{t('copy.leader.curveHelp')}</p>
+          <p className="ui-hint">{t('copy.leader.curveHelp')}</p>
         </section>
 
-        <section className="card cp-section" aria-labelledby="cp-stats">
+        <section className="card ui-section" aria-labelledby="cp-stats">
           <h2 id="cp-stats">{t('copy.leader.statistics')}</h2>
-          <dl className="cp-figures">
+          <dl className="ui-figures">
             <Figure label={t('copy.stat.maxDrawdown')} testId="profile-drawdown">
               {percentText(intl, stats.maxDrawdown)}
             </Figure>
@@ -201,9 +196,9 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
           </dl>
         </section>
 
-        <section className="card cp-section" aria-labelledby="cp-terms" data-testid="profile-terms">
+        <section className="card ui-section" aria-labelledby="cp-terms" data-testid="profile-terms">
           <h2 id="cp-terms">{t('copy.leader.terms')}</h2>
-          <dl className="cp-figures">
+          <dl className="ui-figures">
             <Figure label={t('copy.stat.fee')} testId="profile-fee">
               {percentText(intl, profile.feePercent)}
             </Figure>
@@ -211,10 +206,10 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
               {moneyText(intl, profile.minCopyAmount, profile.currency)}
             </Figure>
           </dl>
-          <p className="cp-hint">{t('copy.leader.feeHelp')}</p>
+          <p className="ui-hint">{t('copy.leader.feeHelp')}</p>
         </section>
 
-        <section className="card cp-section" aria-labelledby="cp-symbols">
+        <section className="card ui-section" aria-labelledby="cp-symbols">
           <h2 id="cp-symbols">{t('copy.leader.symbols')}</h2>
           {profile.symbols.length === 0 ? (
             <p className="cp-muted">{t('copy.leader.noSymbols')}</p>
@@ -236,9 +231,9 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
         </section>
       </div>
 
-      <section className="card cp-section" aria-labelledby="cp-open" data-testid="profile-positions">
+      <section className="card ui-section" aria-labelledby="cp-open" data-testid="profile-positions">
         <h2 id="cp-open">{t('copy.leader.openPositions')}</h2>
-        <p className="cp-hint">
+        <p className="ui-hint">
           {profile.positionsDelayMinutes > 0
             ? t('copy.leader.delay', { minutes: profile.positionsDelayMinutes })
             : t('copy.leader.noDelay')}
@@ -246,8 +241,8 @@ function LeaderProfile({ profile, onFollowed }: { profile: TLeaderProfile; onFol
         {profile.openPositions.length === 0 ? (
           <p className="cp-muted">{t('copy.leader.noPositions')}</p>
         ) : (
-          <div className="cp-table-wrap">
-            <table className="cp-table cp-table-stack">
+          <div className="ui-table-wrap">
+            <table className="ui-table ui-table-stack">
               <thead>
                 <tr>
                   <th scope="col">{t('copy.col.symbol')}</th>

@@ -1,10 +1,14 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
+import { Figure, Signed } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
 import { Pager } from '../../components/Pager';
 import { useI18n } from '../../lib/i18n';
-import { type TLeaderList, type TLeaderSummary, useCall, useLoad } from './copy-api';
+import { moneyText } from '../../lib/money';
+import { useCall, useLoad } from '../../lib/use-call';
+import type { TLeaderList, TLeaderSummary } from './copy-api';
 import {
   hasFilters,
   LEADER_SORTS,
@@ -12,17 +16,7 @@ import {
   type TLeaderQuery,
   writeLeaderFilters,
 } from './copy-form';
-import {
-  Avatar,
-  CopyHeader,
-  Figure,
-  LoadError,
-  moneyText,
-  percentText,
-  RiskBadge,
-  Signed,
-  Skeleton,
-} from './parts';
+import { Avatar, CopyHeader, percentText, RiskBadge } from './parts';
 
 const DRAWDOWN_STEPS = [10, 20, 30, 50] as const;
 
@@ -49,7 +43,7 @@ export function Component() {
   };
 
   return (
-    <div className="cp-page" data-testid="copy-leaders-page">
+    <div className="ui-page" data-testid="copy-leaders-page">
       <CopyHeader title={t('copy.leaders.title')} subtitle={t('copy.leaders.subtitle')} />
       <Filters query={query} onChange={change} />
       {list.load.status === 'loading' && <Skeleton rows={3} height={180} testId="leaders-loading" />}
@@ -206,7 +200,7 @@ function Select({
       </label>
       <select
         id={id}
-        className="input cp-select"
+        className="input ui-select"
         value={value}
         onChange={(event) => onChange(event.target.value)}
         data-testid={testId}
@@ -224,13 +218,13 @@ function Select({
 function NoLeaders({ filtered, onClear }: { filtered: boolean; onClear(): void }) {
   const { t, lang } = useI18n();
   return (
-    <div className="card empty-state cp-empty" data-testid="leaders-empty">
+    <div className="card empty-state ui-empty" data-testid="leaders-empty">
       <div className="empty-state-icon">
         <Icon name="copy" size={26} />
       </div>
       <h2>{t(filtered ? 'copy.leaders.noMatchTitle' : 'copy.leaders.emptyTitle')}</h2>
       <p>{t(filtered ? 'copy.leaders.noMatchText' : 'copy.leaders.emptyText')}</p>
-      <div className="cp-actions cp-actions-center">
+      <div className="ui-actions cp-actions-center">
         {filtered && (
           <button type="button" className="btn btn-secondary" onClick={onClear} data-testid="filters-clear">
             {t('copy.filter.clear')}
@@ -271,7 +265,7 @@ function LeaderCard({ leader }: { leader: TLeaderSummary }) {
           <span className="cp-big">{percentText(intl, stats.return30d, { sign: true })}</span>
         </Signed>
       </div>
-      <dl className="cp-figures cp-figures-card">
+      <dl className="ui-figures cp-figures-card">
         <Figure label={t('copy.stat.return90d')}>
           <Signed value={stats.return90d}>{percentText(intl, stats.return90d, { sign: true })}</Signed>
         </Figure>

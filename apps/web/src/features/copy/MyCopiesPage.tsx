@@ -1,28 +1,24 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
+import { CloseOrKeep } from '../../components/CloseOrKeep';
+import { Dialog } from '../../components/Dialog';
+import { Figure, Signed } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
+import { StatusBadge } from '../../components/StatusBadge';
+import { TextField } from '../../components/TextField';
 import { callRoute } from '../../lib/api';
+import { dateText } from '../../lib/date-text';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
-import { minorOf, newIntentKey, parseAmountInput } from '../../lib/money';
-import { type TCopy, type TMine, useCall, useLoad } from './copy-api';
+import { minorOf, moneyText, newIntentKey, parseAmountInput } from '../../lib/money';
+import { useCall, useLoad } from '../../lib/use-call';
+import type { TCopy, TMine } from './copy-api';
 import { checkFollowDraft, draftFromCopy, MODE_UNIT, type TFollowDraft, trimZeros } from './copy-form';
 import { ParityReport } from './ParityReport';
-import {
-  CopyHeader,
-  Dialog,
-  dateText,
-  Figure,
-  LoadError,
-  moneyText,
-  problemText,
-  Signed,
-  Skeleton,
-  StateBadge,
-  TextField,
-} from './parts';
+import { CopyHeader, problemText } from './parts';
 import { SettingsFields } from './SettingsFields';
 
 type TAction =
@@ -73,7 +69,7 @@ export function Component() {
   };
 
   return (
-    <div className="cp-page" data-testid="copy-mine-page">
+    <div className="ui-page" data-testid="copy-mine-page">
       <CopyHeader title={t('copy.mine.title')} subtitle={t('copy.mine.subtitle')} />
       {notice && (
         <div className="alert alert-info cp-notice" role="status" data-testid="mine-notice">
@@ -97,7 +93,7 @@ export function Component() {
             {t('copy.mine.following', { count: mine.load.data.followed, limit: mine.load.data.limit })}
           </span>
         )}
-        <label className="cp-toggle cp-toggle-inline">
+        <label className="ui-check cp-toggle-inline">
           <input
             type="checkbox"
             checked={includeStopped}
@@ -115,7 +111,7 @@ export function Component() {
         <LoadError message={mine.load.message} onRetry={() => void mine.reload(false)} testId="mine-error" />
       )}
       {mine.load.status === 'ready' && mine.load.data.items.length === 0 && (
-        <div className="card empty-state cp-empty" data-testid="mine-empty">
+        <div className="card empty-state ui-empty" data-testid="mine-empty">
           <div className="empty-state-icon">
             <Icon name="copy" size={26} />
           </div>
@@ -208,16 +204,16 @@ function CopyCard({
             {t('copy.mine.since', { date: dateText(intl, copy.createdAt) })}
           </span>
         </div>
-        <StateBadge tone={STATE_TONE[copy.status]} testId="copy-status" state={copy.status}>
+        <StatusBadge tone={STATE_TONE[copy.status]} testId="copy-status" state={copy.status}>
           {t(`copy.state.${copy.status}`)}
-        </StateBadge>
+        </StatusBadge>
       </div>
       {copy.stopReason && (
         <p className="cp-muted cp-small" data-testid="copy-stop-reason">
           {t(`copy.stopReason.${copy.stopReason}`)}
         </p>
       )}
-      <dl className="cp-figures cp-figures-copy">
+      <dl className="ui-figures cp-figures-copy">
         <Figure label={t('copy.mine.mode')} testId="copy-mode">
           {modeValueText(t, intl, copy)}
         </Figure>
@@ -250,7 +246,7 @@ function CopyCard({
           {error}
         </div>
       )}
-      <div className="cp-actions">
+      <div className="ui-actions">
         {live && (
           <button
             type="button"
@@ -259,7 +255,7 @@ function CopyCard({
             disabled={busy}
             data-testid="copy-toggle"
           >
-            {busy && <span className="spinner cp-spinner" />}
+            {busy && <span className="spinner ui-spinner" />}
             {t(copy.status === 'paused' ? 'copy.action.resume' : 'copy.action.pause')}
           </button>
         )}
@@ -364,7 +360,7 @@ function StopDialog({
           </button>
         }
       >
-        <dl className="cp-figures cp-figures-tight" data-testid="stop-result">
+        <dl className="ui-figures cp-figures-tight" data-testid="stop-result">
           <Figure label={t('copy.stop.returned')} testId="stop-returned">
             {moneyText(intl, result.returned, copy.currency)}
           </Figure>
@@ -372,7 +368,7 @@ function StopDialog({
             {moneyText(intl, result.fee, copy.currency)}
           </Figure>
         </dl>
-        <p className="cp-hint">{t(closePositions ? 'copy.stop.doneClosed' : 'copy.stop.doneKept')}</p>
+        <p className="ui-hint">{t(closePositions ? 'copy.stop.doneClosed' : 'copy.stop.doneKept')}</p>
       </Dialog>
     );
 
@@ -389,47 +385,26 @@ function StopDialog({
           </button>
           <button
             type="button"
-            className="btn btn-primary cp-btn-danger"
+            className="btn btn-primary ui-btn-danger"
             onClick={() => void stop()}
             disabled={busy}
             data-testid="stop-confirm"
           >
-            {busy && <span className="spinner cp-spinner" />}
+            {busy && <span className="spinner ui-spinner" />}
             {t('copy.stop.confirm')}
           </button>
         </>
       }
     >
       <p className="cp-muted">{t('copy.stop.text')}</p>
-      <fieldset className="cp-fieldset">
-        <legend className="sr-only">{t('copy.stop.positions')}</legend>
-        <label className="cp-toggle">
-          <input
-            type="radio"
-            name="cp-stop"
-            checked={closePositions}
-            onChange={() => setClosePositions(true)}
-            data-testid="stop-close"
-          />
-          <span>
-            <strong>{t('copy.stop.close')}</strong>
-            <span className="cp-hint">{t('copy.stop.closeHint')}</span>
-          </span>
-        </label>
-        <label className="cp-toggle">
-          <input
-            type="radio"
-            name="cp-stop"
-            checked={!closePositions}
-            onChange={() => setClosePositions(false)}
-            data-testid="stop-keep"
-          />
-          <span>
-            <strong>{t('copy.stop.keep')}</strong>
-            <span className="cp-hint">{t('copy.stop.keepHint')}</span>
-          </span>
-        </label>
-      </fieldset>
+      <CloseOrKeep
+        legend={t('copy.stop.positions')}
+        name="cp-stop"
+        closePositions={closePositions}
+        onChange={setClosePositions}
+        close={{ title: t('copy.stop.close'), hint: t('copy.stop.closeHint') }}
+        keep={{ title: t('copy.stop.keep'), hint: t('copy.stop.keepHint') }}
+      />
       {error && (
         <div className="alert alert-error" role="alert" data-testid="stop-error">
           {error}
@@ -542,12 +517,12 @@ function FundsDialog({
             {error}
           </div>
         )}
-        <div className="cp-dialog-actions">
+        <div className="ui-dialog-actions">
           <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
             {t('copy.action.cancel')}
           </button>
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="funds-submit">
-            {busy && <span className="spinner cp-spinner" />}
+            {busy && <span className="spinner ui-spinner" />}
             {t(direction === 'add' ? 'copy.funds.addSubmit' : 'copy.funds.withdrawSubmit')}
           </button>
         </div>
@@ -616,7 +591,7 @@ function EditDialog({
           showProblems={touched}
           withCopyExisting={false}
         />
-        <p className="cp-hint">{t('copy.edit.note')}</p>
+        <p className="ui-hint">{t('copy.edit.note')}</p>
         {error && (
           <div className="alert alert-error" role="alert" data-testid="edit-error">
             {error}
@@ -627,12 +602,12 @@ function EditDialog({
             {t('copy.problem.fix')}
           </span>
         )}
-        <div className="cp-dialog-actions">
+        <div className="ui-dialog-actions">
           <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
             {t('copy.action.cancel')}
           </button>
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="edit-submit">
-            {busy && <span className="spinner cp-spinner" />}
+            {busy && <span className="spinner ui-spinner" />}
             {t('copy.action.save')}
           </button>
         </div>

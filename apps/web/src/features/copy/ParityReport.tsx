@@ -1,10 +1,15 @@
 import type { TTranslate } from '@broker/i18n/translator';
 import { useState } from 'react';
+import { Signed } from '../../components/Figure';
+import { LoadError, Skeleton } from '../../components/LoadStates';
 import { Pager } from '../../components/Pager';
+import { dateText } from '../../lib/date-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
-import { type TCopy, type TParity, type TParityTrade, useCall, useLoad } from './copy-api';
-import { dateText, LoadError, moneyText, percentText, Signed, Skeleton } from './parts';
+import { moneyText } from '../../lib/money';
+import { useCall, useLoad } from '../../lib/use-call';
+import type { TCopy, TParity, TParityTrade } from './copy-api';
+import { percentText } from './parts';
 
 const PAGE_SIZE = 20;
 
@@ -95,8 +100,8 @@ export function ParityReport({ copy }: { copy: TCopy }) {
           {t('copy.parity.empty')}
         </p>
       ) : (
-        <div className="cp-table-wrap">
-          <table className="cp-table cp-table-stack" data-testid="parity-table">
+        <div className="ui-table-wrap">
+          <table className="ui-table ui-table-stack" data-testid="parity-table">
             <thead>
               <tr>
                 <th scope="col">{t('copy.col.trade')}</th>

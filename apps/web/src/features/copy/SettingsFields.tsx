@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { TextField } from '../../components/TextField';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import {
@@ -10,7 +11,7 @@ import {
   type TFollowField,
   type TProblem,
 } from './copy-form';
-import { problemText, TextField } from './parts';
+import { problemText } from './parts';
 
 /**
  * The copy's mode with its value and the follower's risk controls: shared by the follow dialog and the
@@ -41,7 +42,7 @@ export function SettingsFields({
     lots === null ? null : t('copy.follow.example', { lots, leader: formatDecimal(intl, '1.00', 2) });
   return (
     <>
-      <fieldset className="cp-fieldset">
+      <fieldset className="ui-choices">
         <legend className="field-label">{t('copy.follow.mode')}</legend>
         <div className="cp-modes" role="radiogroup">
           {COPY_MODES.map((mode) => (
@@ -77,9 +78,9 @@ export function SettingsFields({
         />
       )}
 
-      <fieldset className="cp-fieldset">
+      <fieldset className="ui-choices">
         <legend className="field-label">{t('copy.follow.controls')}</legend>
-        <p className="cp-hint">{t('copy.follow.controlsHint')}</p>
+        <p className="ui-hint">{t('copy.follow.controlsHint')}</p>
         <div className="cp-controls">
           <TextField
             name="stopLossPercent"
@@ -135,7 +136,7 @@ export function SettingsFields({
             testId="control-max-slippage"
           />
         </div>
-        <label className="cp-toggle">
+        <label className="ui-check">
           <input
             type="checkbox"
             checked={draft.copyStops}
@@ -144,11 +145,11 @@ export function SettingsFields({
           />
           <span>
             <strong>{t('copy.control.copyStops')}</strong>
-            <span className="cp-hint">{t('copy.control.copyStopsHint')}</span>
+            <span className="ui-hint">{t('copy.control.copyStopsHint')}</span>
           </span>
         </label>
         {withCopyExisting && (
-          <label className="cp-toggle">
+          <label className="ui-check">
             <input
               type="checkbox"
               checked={draft.copyExisting}
@@ -157,7 +158,7 @@ export function SettingsFields({
             />
             <span>
               <strong>{t('copy.control.copyExisting')}</strong>
-              <span className="cp-hint">{t('copy.control.copyExistingHint')}</span>
+              <span className="ui-hint">{t('copy.control.copyExistingHint')}</span>
             </span>
           </label>
         )}

@@ -1,24 +1,20 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
+import { Figure } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
+import { SelectField } from '../../components/SelectField';
+import { TextField } from '../../components/TextField';
 import { callRoute } from '../../lib/api';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import { useQuotes } from '../../lib/market-stream';
-import { newIntentKey } from '../../lib/money';
-import {
-  Choice,
-  Figure,
-  LevelsLadder,
-  LoadError,
-  moneyText,
-  problemText,
-  Skeleton,
-  TextField,
-} from './parts';
-import { type TMainAccount, type TPreview, useCall, useLoad } from './strategy-api';
+import { moneyText, newIntentKey } from '../../lib/money';
+import { useCall, useLoad } from '../../lib/use-call';
+import { Choice, LevelsLadder, problemText } from './parts';
+import type { TMainAccount, TPreview } from './strategy-api';
 import {
   checkStrategyDraft,
   EMPTY_STRATEGY_DRAFT,
@@ -128,13 +124,13 @@ export function Component() {
   const percent = '%';
 
   return (
-    <div className="sb-page" data-testid="strategy-new-page">
-      <Link to={paths.strategies(lang)} className="sb-back">
+    <div className="ui-page sb-page" data-testid="strategy-new-page">
+      <Link to={paths.strategies(lang)} className="ui-back">
         <Icon name="arrowLeft" size={16} />
         {t('strategy.list.title')}
       </Link>
-      <div className="sb-head">
-        <div>
+      <div className="ui-head">
+        <div className="ui-head-text">
           <h1>{t('strategy.new.title')}</h1>
           <p className="sb-muted">{t('strategy.new.subtitle')}</p>
         </div>
@@ -144,7 +140,7 @@ export function Component() {
         <LoadError message={accounts.load.message} onRetry={() => void accounts.reload(false)} />
       )}
       {accounts.load.status === 'ready' && mains.length === 0 && (
-        <div className="card empty-state sb-empty" data-testid="strategy-no-account">
+        <div className="card empty-state ui-empty" data-testid="strategy-no-account">
           <h2>{t('strategy.new.noAccountTitle')}</h2>
           <p>{t('strategy.new.noAccount')}</p>
           <Link className="btn btn-primary" to={paths.personalCenter(lang, 'account/create')}>
@@ -166,7 +162,7 @@ export function Component() {
               ]}
               testId="strategy-kind"
             />
-            <p className="sb-hint">{t(grid ? 'strategy.new.gridHint' : 'strategy.new.martingaleHint')}</p>
+            <p className="ui-hint">{t(grid ? 'strategy.new.gridHint' : 'strategy.new.martingaleHint')}</p>
             <AccountChoice accounts={mains} value={account.account_id} onChange={setAccountId} />
             {novice && (
               <div className="alert sb-warning" role="alert" data-testid="strategy-novice">
@@ -245,7 +241,7 @@ export function Component() {
                         ...(draft.exitMode === 'percent' ? { suffix: percent } : {}),
                       })}
                     </div>
-                    <label className="sb-check">
+                    <label className="ui-check">
                       <input
                         type="checkbox"
                         checked={draft.gridDirection === 'long' && draft.trailingUp}
@@ -254,7 +250,7 @@ export function Component() {
                       />
                       <span>
                         {t('strategy.field.trailingUp')}
-                        <span className="sb-hint">{t('strategy.new.trailingHint')}</span>
+                        <span className="ui-hint">{t('strategy.new.trailingHint')}</span>
                       </span>
                     </label>
                     <Choice
@@ -330,7 +326,7 @@ export function Component() {
               disabled={busy || novice || breaches}
               data-testid="strategy-create"
             >
-              {busy ? <span className="spinner sb-spinner" /> : <Icon name="bot" size={16} />}
+              {busy ? <span className="spinner ui-spinner" /> : <Icon name="bot" size={16} />}
               {t('strategy.new.submit')}
             </button>
           </aside>
@@ -351,29 +347,21 @@ function AccountChoice({
 }) {
   const { t, intl } = useI18n();
   return (
-    <div className="field sb-field">
-      <label className="field-label" htmlFor="sb-account">
-        {t('strategy.field.account')}
-      </label>
-      <select
-        id="sb-account"
-        className="input sb-select"
-        value={value}
-        onChange={(event) => onChange(Number(event.target.value))}
-        data-testid="strategy-account"
-      >
-        {accounts.map((account) => (
-          <option key={account.account_id} value={account.account_id}>
-            {t('strategy.new.accountOption', {
-              id: account.account_id,
-              type: t(`accounts.type.${account.account_type}`),
-              mode: t(`accounts.mode.${account.trade_type === NOVICE_TRADE_TYPE ? 1 : 2}`),
-              balance: moneyText(intl, account.balance, account.currency),
-            })}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      label={t('strategy.field.account')}
+      value={value}
+      onChange={onChange}
+      options={accounts.map((account) => ({
+        value: account.account_id,
+        label: t('strategy.new.accountOption', {
+          id: account.account_id,
+          type: t(`accounts.type.${account.account_type}`),
+          mode: t(`accounts.mode.${account.trade_type === NOVICE_TRADE_TYPE ? 1 : 2}`),
+          balance: moneyText(intl, account.balance, account.currency),
+        }),
+      }))}
+      testId="strategy-account"
+    />
   );
 }
 
@@ -390,28 +378,17 @@ function SymbolField({
 }) {
   const { t, intl } = useI18n();
   return (
-    <div className="field sb-field">
-      <label className="field-label" htmlFor="sb-symbol">
-        {t('strategy.field.symbol')}
-      </label>
-      <select
-        id="sb-symbol"
-        className="input sb-select"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-describedby="sb-symbol-price"
-        data-testid="strategy-symbol"
-      >
-        {(symbols.includes(value) ? symbols : [value, ...symbols]).map((symbol) => (
-          <option key={symbol} value={symbol}>
-            {symbol}
-          </option>
-        ))}
-      </select>
-      <span className="sb-hint" id="sb-symbol-price" data-testid="strategy-price">
-        {price ? t('strategy.new.price', { price: formatDecimal(intl, price) }) : ''}
-      </span>
-    </div>
+    <SelectField
+      label={t('strategy.field.symbol')}
+      value={value}
+      onChange={onChange}
+      options={(symbols.includes(value) ? symbols : [value, ...symbols]).map((symbol) => ({
+        value: symbol,
+        label: symbol,
+      }))}
+      hint={price ? t('strategy.new.price', { price: formatDecimal(intl, price) }) : null}
+      testId="strategy-symbol"
+    />
   );
 }
 
@@ -493,10 +470,10 @@ function PreviewPanel({
               <span>{t('strategy.worst.breach')}</span>
             </div>
           )}
-          <p className="sb-hint">
+          <p className="ui-hint">
             {t('strategy.worst.explain', { to: formatDecimal(intl, data.worstCase.walkedTo) })}
           </p>
-          <dl className="sb-figures" data-testid="strategy-worst">
+          <dl className="ui-figures" data-testid="strategy-worst">
             <Figure label={t('strategy.worst.maxMargin')} testId="worst-margin">
               {moneyText(intl, data.worstCase.maxMargin, currency)}
             </Figure>

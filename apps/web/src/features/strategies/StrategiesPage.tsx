@@ -2,9 +2,11 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
 import { useI18n } from '../../lib/i18n';
-import { LoadError, Skeleton, StateBadge, StopDialog, StrategyFigures, useMinuteClock } from './parts';
-import { type TStrategy, useCall, useLoad } from './strategy-api';
+import { useCall, useLoad } from '../../lib/use-call';
+import { StateBadge, StopDialog, StrategyFigures, useMinuteClock } from './parts';
+import type { TStrategy } from './strategy-api';
 
 /**
  * The trader's bots (issue 19): one card per bot with its state, money, profits and holdings, a Stop
@@ -20,9 +22,9 @@ export function Component() {
   const now = useMinuteClock();
 
   return (
-    <div className="sb-page" data-testid="strategies-page">
-      <div className="sb-head">
-        <div>
+    <div className="ui-page sb-page" data-testid="strategies-page">
+      <div className="ui-head">
+        <div className="ui-head-text">
           <h1>{t('strategy.list.title')}</h1>
           <p className="sb-muted">{t('strategy.list.subtitle')}</p>
         </div>
@@ -32,7 +34,7 @@ export function Component() {
         </Link>
       </div>
       <div className="sb-toolbar">
-        <label className="sb-check">
+        <label className="ui-check">
           <input
             type="checkbox"
             checked={includeClosed}
@@ -54,7 +56,7 @@ export function Component() {
         />
       )}
       {list.load.status === 'ready' && list.load.data.items.length === 0 && (
-        <div className="card empty-state sb-empty" data-testid="strategies-empty">
+        <div className="card empty-state ui-empty" data-testid="strategies-empty">
           <div className="empty-state-icon">
             <Icon name="bot" size={26} />
           </div>
@@ -93,7 +95,7 @@ export function Component() {
                 </p>
               )}
               <StrategyFigures strategy={strategy} now={now} />
-              <div className="sb-actions">
+              <div className="ui-actions">
                 <Link to={paths.strategy(lang, strategy.strategy_id)} className="btn btn-secondary btn-sm">
                   {t('strategy.list.details')}
                 </Link>

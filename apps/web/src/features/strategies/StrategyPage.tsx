@@ -2,21 +2,13 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
+import { LoadError, Skeleton } from '../../components/LoadStates';
+import { dateText } from '../../lib/date-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import { useQuotes } from '../../lib/market-stream';
-import {
-  dateTimeText,
-  LevelsLadder,
-  LoadError,
-  ParamsList,
-  Skeleton,
-  StateBadge,
-  StopDialog,
-  StrategyFigures,
-  useMinuteClock,
-} from './parts';
-import { useCall, useLoad } from './strategy-api';
+import { useCall, useLoad } from '../../lib/use-call';
+import { LevelsLadder, ParamsList, StateBadge, StopDialog, StrategyFigures, useMinuteClock } from './parts';
 
 /** Log actions the catalog names (docs/strategies.md, events); others show as written. */
 const LOG_ACTIONS = new Set([
@@ -73,8 +65,8 @@ export function Component() {
   const quote = useQuotes(strategy ? [strategy.symbol] : [])[strategy?.symbol ?? ''];
 
   return (
-    <div className="sb-page" data-testid="strategy-page">
-      <Link to={paths.strategies(lang)} className="sb-back">
+    <div className="ui-page sb-page" data-testid="strategy-page">
+      <Link to={paths.strategies(lang)} className="ui-back">
         <Icon name="arrowLeft" size={16} />
         {t('strategy.list.title')}
       </Link>
@@ -88,14 +80,14 @@ export function Component() {
       )}
       {detail.load.status === 'ready' && strategy && (
         <>
-          <div className="sb-head">
-            <div>
+          <div className="ui-head">
+            <div className="ui-head-text">
               <h1>
                 {t(`strategy.kind.${strategy.kind}`)} · {strategy.symbol}
               </h1>
               <p className="sb-muted">
                 {t('strategy.list.number', { id: strategy.strategy_id })} ·{' '}
-                {t('strategy.detail.created', { date: dateTimeText(intl, strategy.createdAt) })}
+                {t('strategy.detail.created', { date: dateText(intl, strategy.createdAt, true) })}
               </p>
             </div>
             <div className="sb-head-side">
@@ -117,26 +109,26 @@ export function Component() {
               {t(`strategy.stopReason.${strategy.stopReason}`)}
             </p>
           )}
-          <section className="card sb-section" aria-labelledby="sb-figures-title">
+          <section className="card ui-section" aria-labelledby="sb-figures-title">
             <h2 id="sb-figures-title">{t('strategy.detail.figures')}</h2>
             <StrategyFigures strategy={strategy} now={now} />
           </section>
           <div className="sb-columns">
-            <section className="card sb-section" aria-labelledby="sb-params-title">
+            <section className="card ui-section" aria-labelledby="sb-params-title">
               <h2 id="sb-params-title">{t('strategy.detail.params')}</h2>
               <ParamsList strategy={strategy} />
             </section>
-            <section className="card sb-section" aria-labelledby="sb-levels-title">
+            <section className="card ui-section" aria-labelledby="sb-levels-title">
               <h2 id="sb-levels-title">{t('strategy.levels.title')}</h2>
               <LevelsLadder levels={strategy.levels} price={quote?.bid ?? null} />
             </section>
           </div>
-          <section className="card sb-section" aria-labelledby="sb-log-title">
+          <section className="card ui-section" aria-labelledby="sb-log-title">
             <h2 id="sb-log-title">{t('strategy.log.title')}</h2>
             {detail.load.data.log.length === 0 ? (
               <p className="sb-muted">{t('strategy.log.empty')}</p>
             ) : (
-              <table className="sb-log" data-testid="strategy-log">
+              <table className="ui-table ui-table-stack sb-log" data-testid="strategy-log">
                 <thead>
                   <tr>
                     <th scope="col">{t('strategy.log.time')}</th>
@@ -149,7 +141,7 @@ export function Component() {
                   {detail.load.data.log.map((entry, i) => (
                     <tr key={`${entry.time}-${i}`}>
                       <td data-label={t('strategy.log.time')} className="num">
-                        {dateTimeText(intl, entry.time)}
+                        {dateText(intl, entry.time, true)}
                       </td>
                       <td data-label={t('strategy.log.action')} data-action={entry.action}>
                         {LOG_ACTIONS.has(entry.action) ? t(`strategy.log.${entry.action}`) : entry.action}

@@ -1,23 +1,15 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { Icon } from '../../components/Icon';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { CloseOrKeep } from '../../components/CloseOrKeep';
+import { Dialog } from '../../components/Dialog';
+import { Figure, Signed } from '../../components/Figure';
+import { StatusBadge } from '../../components/StatusBadge';
 import { callRoute } from '../../lib/api';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
-import { changeClass, formatDecimal } from '../../lib/market-format';
-import { formatAmount, newIntentKey } from '../../lib/money';
+import { formatDecimal } from '../../lib/market-format';
+import { moneyText, newIntentKey } from '../../lib/money';
 import type { TStrategy } from './strategy-api';
 import { priceSlot, type TProblem } from './strategy-form';
-
-/** Money with its currency; `sign` shows + on a gain. */
-export const moneyText = (intl: string, value: string, currency: string, sign = false) =>
-  formatAmount(intl, value, currency, { sign });
-
-/** A moment from the server as a date and time in the reader's language. */
-export function dateTimeText(intl: string, iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
 
 /** How long a bot has run: days, hours and minutes through Intl's unit formats ("2 d 3 h"). */
 export function runtimeText(intl: string, since: string | null, now: number): string {
@@ -40,147 +32,19 @@ export const problemText = (
   problem?: TProblem,
 ) => (problem ? t(`strategy.problem.${problem.key}`, problem.values ?? {}) : null);
 
-/** A figure whose colour follows its sign, with the sign written out for who cannot see colour. */
-export function Signed({ value, children, testId }: { value: string; children: ReactNode; testId?: string }) {
-  return (
-    <span className={`num sb-signed ${changeClass(value)}`} data-testid={testId}>
-      {children}
-    </span>
-  );
-}
-
-/** A term and its value in a figures grid (a labelled row on a phone). */
-export function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="sb-figure">
-      <dt>{label}</dt>
-      <dd className="num" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
-
 const STATE_TONE = {
   waiting: 'waiting',
   running: 'good',
   stopped_open: 'warning',
   stopped_closed: 'stopped',
 } as const;
-const STATE_ICON = { waiting: 'clock', good: 'check', warning: 'alert', stopped: 'close' } as const;
-
 /** The bot's state (spec 4's four names) with an icon and a tone. */
 export function StateBadge({ state }: { state: TStrategy['state'] }) {
   const { t } = useI18n();
-  const tone = STATE_TONE[state];
   return (
-    <span className="sb-state" data-tone={tone} data-testid="strategy-state" data-state={state}>
-      <Icon name={STATE_ICON[tone]} size={14} />
+    <StatusBadge tone={STATE_TONE[state]} testId="strategy-state" state={state}>
       {t(`strategy.state.${state}`)}
-    </span>
-  );
-}
-
-/** The inline failure of a read with a retry button. */
-export function LoadError({
-  message,
-  onRetry,
-  testId,
-}: {
-  message: string;
-  onRetry(): void;
-  testId?: string;
-}) {
-  const { t } = useI18n();
-  return (
-    <div className="card sb-inline-error" role="alert" data-testid={testId}>
-      <Icon name="alert" size={18} />
-      <span>{message}</span>
-      <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
-        {t('common.retry')}
-      </button>
-    </div>
-  );
-}
-
-/** Placeholder blocks while a page's first read runs. */
-export function Skeleton({
-  rows = 3,
-  height = 64,
-  testId,
-}: {
-  rows?: number;
-  height?: number;
-  testId?: string;
-}) {
-  return (
-    <div className="sb-skeleton" aria-busy="true" data-testid={testId}>
-      {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="skeleton" style={{ height }} />
-      ))}
-    </div>
-  );
-}
-
-/** A text field with its label, hint and problem (announced and tied to the input). */
-export function TextField({
-  label,
-  value,
-  onChange,
-  hint,
-  problem,
-  suffix,
-  inputMode = 'decimal',
-  name,
-  testId,
-}: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  hint?: string | null;
-  problem?: string | null;
-  suffix?: string;
-  inputMode?: 'decimal' | 'numeric' | 'text';
-  name: string;
-  testId?: string;
-}) {
-  const id = useId();
-  const described = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return (
-    <div className="field sb-field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="sb-input-wrap">
-        <input
-          id={id}
-          name={name}
-          className="input"
-          value={value}
-          inputMode={inputMode}
-          autoComplete="off"
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={described || undefined}
-          onChange={(event) => onChange(event.target.value)}
-          data-testid={testId}
-        />
-        {suffix && (
-          <span className="sb-suffix" aria-hidden="true">
-            {suffix}
-          </span>
-        )}
-      </div>
-      {hint && (
-        <span className="sb-hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-      {problem && (
-        <span className="field-error" id={`${id}-error`} data-testid={testId ? `${testId}-error` : undefined}>
-          {problem}
-        </span>
-      )}
-    </div>
+    </StatusBadge>
   );
 }
 
@@ -218,59 +82,6 @@ export function Choice<T extends string>({
         ))}
       </div>
     </fieldset>
-  );
-}
-
-/** A modal dialog (native: focus trapped and returned, Escape closes unless an action runs). */
-export function Dialog({
-  title,
-  children,
-  footer,
-  busy = false,
-  onClose,
-  testId,
-}: {
-  title: string;
-  children: ReactNode;
-  footer?: ReactNode;
-  busy?: boolean;
-  onClose(): void;
-  testId: string;
-}) {
-  const { t } = useI18n();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-  return (
-    <dialog
-      ref={ref}
-      className="sb-dialog"
-      aria-labelledby={titleId}
-      data-testid={testId}
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!busy) onClose();
-      }}
-    >
-      <div className="sb-dialog-head">
-        <h2 id={titleId}>{title}</h2>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          onClick={onClose}
-          disabled={busy}
-          aria-label={t('common.close')}
-        >
-          <Icon name="close" size={18} />
-        </button>
-      </div>
-      <div className="sb-dialog-body">{children}</div>
-      {footer && <div className="sb-dialog-actions">{footer}</div>}
-    </dialog>
   );
 }
 
@@ -327,7 +138,7 @@ export function StopDialog({
           </button>
         }
       >
-        <dl className="sb-figures" data-testid="stop-result">
+        <dl className="ui-figures" data-testid="stop-result">
           <Figure label={t('strategy.field.state')}>
             <StateBadge state={result.strategy.state} />
           </Figure>
@@ -343,7 +154,7 @@ export function StopDialog({
             {new Intl.NumberFormat(intl).format(result.strategy.openPositions)}
           </Figure>
         </dl>
-        <p className="sb-hint">
+        <p className="ui-hint">
           {t(result.strategy.openPositions > 0 ? 'strategy.stop.doneKept' : 'strategy.stop.doneClosed')}
         </p>
       </Dialog>
@@ -362,47 +173,26 @@ export function StopDialog({
           </button>
           <button
             type="button"
-            className="btn btn-primary sb-btn-danger"
+            className="btn btn-primary ui-btn-danger"
             onClick={() => void stop()}
             disabled={busy}
             data-testid="stop-confirm"
           >
-            {busy && <span className="spinner sb-spinner" />}
+            {busy && <span className="spinner ui-spinner" />}
             {t('strategy.stop.confirm')}
           </button>
         </>
       }
     >
       <p className="sb-muted">{t('strategy.stop.text')}</p>
-      <fieldset className="sb-fieldset">
-        <legend className="sr-only">{t('strategy.stop.positions')}</legend>
-        <label className="sb-radio">
-          <input
-            type="radio"
-            name="sb-stop"
-            checked={closePositions}
-            onChange={() => setClosePositions(true)}
-            data-testid="stop-close"
-          />
-          <span>
-            <strong>{t('strategy.stop.close')}</strong>
-            <span className="sb-hint">{t('strategy.stop.closeHint')}</span>
-          </span>
-        </label>
-        <label className="sb-radio">
-          <input
-            type="radio"
-            name="sb-stop"
-            checked={!closePositions}
-            onChange={() => setClosePositions(false)}
-            data-testid="stop-keep"
-          />
-          <span>
-            <strong>{t('strategy.stop.keep')}</strong>
-            <span className="sb-hint">{t('strategy.stop.keepHint')}</span>
-          </span>
-        </label>
-      </fieldset>
+      <CloseOrKeep
+        legend={t('strategy.stop.positions')}
+        name="sb-stop"
+        closePositions={closePositions}
+        onChange={setClosePositions}
+        close={{ title: t('strategy.stop.close'), hint: t('strategy.stop.closeHint') }}
+        keep={{ title: t('strategy.stop.keep'), hint: t('strategy.stop.keepHint') }}
+      />
       {error && (
         <div className="alert alert-error" role="alert" data-testid="stop-error">
           {error}
@@ -517,7 +307,7 @@ export function ParamsList({ strategy }: { strategy: TStrategy }) {
           [t('strategy.field.trigger'), price(spec.params.triggerPrice)],
         ];
   return (
-    <dl className="sb-figures" data-testid="strategy-params">
+    <dl className="ui-figures" data-testid="strategy-params">
       {rows.map(([label, value]) => (
         <Figure key={label} label={label}>
           {value}
@@ -533,7 +323,7 @@ export function StrategyFigures({ strategy, now }: { strategy: TStrategy; now: n
   const count = (value: number) => new Intl.NumberFormat(intl).format(value);
   const money = (value: string, sign = false) => moneyText(intl, value, strategy.currency, sign);
   return (
-    <dl className="sb-figures sb-figures-bot">
+    <dl className="ui-figures sb-figures-bot">
       <Figure label={t('strategy.field.investment')} testId="strategy-investment">
         {money(strategy.investment)}
       </Figure>

@@ -1,68 +1,6 @@
-import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { callRoute } from '../../lib/api';
-import { failureText } from '../../lib/failure-text';
-import { useI18n } from '../../lib/i18n';
+import type { TRouteOutput } from '@broker/contracts/routes';
 
 export type TStrategy = TRouteOutput<'strategylist'>['items'][number];
 export type TStrategyDetail = TRouteOutput<'strategydetail'>;
 export type TPreview = TRouteOutput<'strategypreview'>;
 export type TMainAccount = TRouteOutput<'accountlist'>[number];
-
-/** A failed call as a page keeps it: the text to show (failureText), its code and field messages. */
-export type TFailed = { status: 'failed'; message: string; code: number; fields: Record<string, string> };
-export type TLoad<T> = { status: 'loading' } | TFailed | { status: 'ready'; data: T };
-export type TCallResult<T> = { ok: true; data: T } | TFailed;
-
-/** A route call answering its data or the failure's translated text, in the page's language. */
-export function useCall() {
-  const { t, lang } = useI18n();
-  return useCallback(
-    async <N extends TRouteName>(
-      name: N,
-      input: TRouteInput<N>,
-      signal?: AbortSignal,
-    ): Promise<TCallResult<NonNullable<TRouteOutput<N>>>> => {
-      const answer = await callRoute(name, input, lang, signal ? { signal } : {});
-      if (answer.succeed && answer.Data !== null && answer.Data !== undefined)
-        return { ok: true, data: answer.Data as NonNullable<TRouteOutput<N>> };
-      return {
-        status: 'failed',
-        message: failureText(answer, t),
-        code: answer.code,
-        fields: answer.fields ?? {},
-      };
-    },
-    [lang, t],
-  );
-}
-
-/**
- * One read kept as a load state, read again when `key` changes. Only the answer to the latest request
- * is kept (null reads nothing); `reload(true)` keeps the data on screen while it reads again (a refresh after an action).
- */
-export function useLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<TCallResult<T>>) {
-  const [load, setLoad] = useState<TLoad<T>>({ status: 'loading' });
-  const latest = useRef(0);
-  const fetcherRef = useRef(fetcher);
-  fetcherRef.current = fetcher;
-  const run = useCallback(
-    async (quiet = false) => {
-      const request = ++latest.current;
-      if (key === null) return;
-      const controller = new AbortController();
-      if (!quiet) setLoad({ status: 'loading' });
-      const answer = await fetcherRef.current(controller.signal);
-      if (request !== latest.current) return;
-      setLoad('ok' in answer ? { status: 'ready', data: answer.data } : answer);
-    },
-    [key],
-  );
-  useEffect(() => {
-    void run();
-    return () => {
-      latest.current++;
-    };
-  }, [run]);
-  return { load, reload: (quiet = true) => run(quiet) };
-}
