@@ -8,6 +8,7 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import client from 'prom-client';
+import { priceAlertParts } from './api/alerts';
 import { registerDevFeed } from './api/dev-feed';
 import { registerDevMailbox } from './api/dev-mailbox';
 import { registerFundingRaw } from './api/funding-raw';
@@ -107,6 +108,10 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   );
   const oidcSandbox = config.DEMO_MODE && config.OIDC_SANDBOX_PORT !== 'off' ? new OidcSandbox() : null;
   if (oidcSandbox) await oidcSandbox.start(config.OIDC_SANDBOX_PORT as number);
+  const vapid = loadVapidKeys(config.DATA_DIR, {
+    publicKey: config.VAPID_PUBLIC_KEY,
+    privateKey: config.VAPID_PRIVATE_KEY,
+  });
   let mailer: TMailer;
   if (config.SMTP_URL) mailer = new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   else if (mailCatcher) mailer = new SmtpMailer(`smtp://127.0.0.1:${catcherPort}`, config.MAIL_FROM);
@@ -136,6 +141,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
         log: { warn: (detail, message) => app.log.warn(detail, message) },
       })
     : null;
+  const alertParts = priceAlertParts({ config, db: database.db, market, mailer, vapid, log: app.log });
   const services: TServices = {
     config,
     database,
@@ -159,10 +165,9 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       publicUrl,
       sandbox,
     },
-    vapid: loadVapidKeys(config.DATA_DIR, {
-      publicKey: config.VAPID_PUBLIC_KEY,
-      privateKey: config.VAPID_PRIVATE_KEY,
-    }),
+    vapid,
+    webPush: alertParts.webPush,
+    alerts: alertParts.alerts,
     resolveTenant: (input) => tenants.resolve(input),
     redisStatus: async () => {
       if (!redis) return 'absent';
@@ -297,6 +302,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     }
   });
   const accountStream = AccountStream.attach(app, services);
+  await alertParts.start(app, accountStream);
   app.server.on('upgrade', (request, socket, head) => {
     if (!stream.handleUpgrade(request, socket, head) && !accountStream.handleUpgrade(request, socket, head))
       socket.destroy();
@@ -340,6 +346,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     close: async () => {
       const steps: (() => unknown)[] = [
         () => stream.close(),
+        () => alertParts.stop(),
         () => copyFees.stop(),
         () => sandbox?.stop(),
         () => app.close(),

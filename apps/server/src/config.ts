@@ -191,6 +191,13 @@ const ZConfig = z.object({
   /** Web Push VAPID key pair (base64url); absent, one is made once into DATA_DIR/vapid.json. */
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
+  /** The VAPID contact push services may use to reach the operator (`mailto:` or an https URL). */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+    .default('mailto:no-reply@northstar.invalid'),
+  /** A PEM file of extra certificate authorities trusted for Web Push services (a private push service). */
+  PUSH_CA_FILE: z.string().optional(),
   /** Zero bits the proof-of-work captcha asks for: 16 takes a browser about a quarter of a second. */
   CAPTCHA_DIFFICULTY: z.coerce.number().int().min(1).max(28).default(16),
   /** Directory of the built web and back-office apps. */

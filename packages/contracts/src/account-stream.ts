@@ -32,3 +32,22 @@ export type TAccountEvent =
   | { type: 'cancelled'; order_id: number; reason: string; time: number }
   | { type: 'margin_call'; active: boolean; margin_level: string; time: number }
   | { type: 'stop_out'; margin_level: string; time: number };
+
+/**
+ * A price alert that fired (issue 21), sent to every account-stream socket of its trader whatever
+ * accounts they watch: `{ "type": "alert", "data": TAlertFired }`. Prices are decimal strings.
+ */
+export interface TAlertFired {
+  id: string;
+  symbol: string;
+  condition: 'above' | 'below' | 'moveUp' | 'moveDown';
+  /** The level it watched (the base moved by the percentage for moves). */
+  triggerPrice: string;
+  percent: string | null;
+  /** The bid that fired it. */
+  price: string;
+  note: string;
+  /** Whether it keeps watching (a repeating alert) or stopped. */
+  repeats: boolean;
+  time: number;
+}

@@ -6,6 +6,7 @@ import { ADMIN_FUNDING_PATHS } from './admin/funding-paths';
 import { MARKET_PATHS } from './admin/market-paths';
 import { RISK_PATHS } from './admin/risk-paths';
 import { ADMIN_STRATEGY_PATHS } from './admin/strategy-paths';
+import { ALERT_PATHS } from './alert-paths';
 import { CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
 import { COPY_PATHS } from './copy-paths';
 import { FUNDING_PATHS } from './funding-paths';
@@ -24,6 +25,7 @@ export const ROUTE_PATHS = {
   ...ADMIN_FUNDING_PATHS,
   ...FUNDING_PATHS,
   ...CHART_DRAWINGS_PATHS,
+  ...ALERT_PATHS,
   ...COPY_PATHS,
   ...ADMIN_COPY_PATHS,
   ...STRATEGY_PATHS,

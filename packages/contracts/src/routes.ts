@@ -8,6 +8,7 @@ import { fundingAdminRoutes } from './admin/funding-routes';
 import { marketRoutes } from './admin/market-routes';
 import { riskRoutes } from './admin/risk-routes';
 import { strategyAdminRoutes } from './admin/strategy-routes';
+import { alertRoutes } from './alert-routes';
 import { chartDrawingsRoutes } from './chart-drawings';
 import { copyRoutes } from './copy-routes';
 import { fundingRoutes } from './funding-routes';
@@ -157,6 +158,10 @@ export const ZUserSettings = z.object({
     closeOrder: z.boolean(),
     pendingOrder: z.boolean(),
     ringsOpen: z.boolean(),
+    /** Price alerts by Web Push to the trader's subscribed browsers (issue 21). */
+    alertPush: z.boolean(),
+    /** Price alerts by email, when the trader has an address. */
+    alertEmail: z.boolean(),
   }),
   /** 0: red is up, 1: green is up (spec 4). */
   klineColor: z.union([z.literal(0), z.literal(1)]),
@@ -214,6 +219,7 @@ export const routeCatalogue = {
   ...fundingRoutes,
   ...fundingAdminRoutes,
   ...chartDrawingsRoutes,
+  ...alertRoutes,
   ...copyRoutes,
   ...copyAdminRoutes,
   ...strategyRoutes,

@@ -107,6 +107,16 @@ export const AppErrorCode = {
   STRATEGY_STOPPED: -5207,
   /** Its worst case breaches the margin rules: the margin call would come inside its own range. */
   STRATEGY_WORST_CASE: -5208,
+  /** Price alerts (issue 21): -54xx. The trader has the most active alerts allowed (50). */
+  ALERT_LIMIT_REACHED: -5401,
+  /** No alert with this id among the trader's. */
+  ALERT_NOT_FOUND: -5402,
+  /** The price is already beyond the alert's level: it would fire at once. */
+  ALERT_ALREADY_MET: -5403,
+  /** A price with more decimals than the symbol has, or a level or move out of range. */
+  ALERT_INVALID: -5404,
+  /** The expiry is in the past or more than a year away. */
+  ALERT_EXPIRY_INVALID: -5405,
   STAFF_USERNAME_TAKEN: -6001,
   ROLE_NAME_TAKEN: -6002,
   ROLE_PARENT_LOOP: -6003,
@@ -165,6 +175,7 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.TENANT_UNKNOWN:
     case AppErrorCode.ACCOUNT_NOT_FOUND:
     case AppErrorCode.RECORD_NOT_FOUND:
+    case AppErrorCode.ALERT_NOT_FOUND:
       return 404;
     case AppErrorCode.APPROVAL_BY_REQUESTER:
     case AppErrorCode.CANNOT_CHANGE_SELF:
@@ -200,6 +211,7 @@ export function httpStatusFor(code: TAppErrorCode): number {
     case AppErrorCode.SECOND_APPROVER_REQUIRED:
       return 403;
     case AppErrorCode.WITHDRAWAL_NOT_CANCELLABLE:
+    case AppErrorCode.ALERT_LIMIT_REACHED:
       return 409;
     case AppErrorCode.KYC_PENDING:
     case AppErrorCode.KYC_ALREADY_APPROVED:

@@ -4,6 +4,7 @@ import { pageViewCount } from '../modules/content';
 import { countUsers } from '../modules/identity';
 import { visibleTenantCount } from '../modules/tenancy';
 import { accountHandlers } from './account';
+import { alertHandlers } from './alerts';
 import { accessHandlers } from './admin/access';
 import { auditHandlers } from './admin/audit';
 import { customersHandlers } from './admin/customers';
@@ -42,6 +43,7 @@ export const handlers: THandlers = {
   ...fundingHandlers,
   ...fundingAdminHandlers,
   ...chartsHandlers,
+  ...alertHandlers,
   ...copyHandlers,
   ...strategyHandlers,
   ...strategyAdminHandlers,

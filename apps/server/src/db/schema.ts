@@ -1,4 +1,5 @@
 import type { TAccessSchema } from '../modules/access/schema';
+import type { TAlertsSchema } from '../modules/alerts/schema';
 import type { TAuditSchema } from '../modules/audit/schema';
 import type { TChartsSchema } from '../modules/charts/schema';
 import type { TContentSchema } from '../modules/content/schema';
@@ -28,6 +29,7 @@ export interface SchemaMigrationsTable {
  */
 export interface TDatabaseSchema
   extends TAccessSchema,
+    TAlertsSchema,
     TAuditSchema,
     TChartsSchema,
     TContentSchema,

@@ -555,6 +555,21 @@ export class AccountStream {
     );
   }
 
+  /**
+   * Sends a message to every socket of one trader, whatever accounts they watch (a price alert that
+   * fired). Answers how many sockets it went to.
+   */
+  sendToUser(tenantId: string, userId: string, message: unknown): number {
+    let sent = 0;
+    const json = JSON.stringify(message);
+    for (const client of this.clients)
+      if (client.userId === userId && client.tenantId === tenantId) {
+        this.sendRaw(client, json);
+        sent++;
+      }
+    return sent;
+  }
+
   private send(client: TClient, message: unknown) {
     this.sendRaw(client, JSON.stringify(message));
   }

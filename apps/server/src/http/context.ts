@@ -2,11 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
 import type { TStaffProfile } from '../modules/access';
+import type { PriceAlertWatcher } from '../modules/alerts';
 import type { TPaymentProvider, TSandboxProviders } from '../modules/funding';
 import type { OidcSandbox, QrLogin, TBearer, TSession } from '../modules/identity';
 import type { LiquidityService } from '../modules/liquidity';
 import type { MarketService } from '../modules/market';
-import type { MailCatcher, TMailer, TSmsProvider, TVapidKeys } from '../modules/notify';
+import type { MailCatcher, TMailer, TSmsProvider, TVapidKeys, WebPushSender } from '../modules/notify';
 import type { TTenant } from '../modules/tenancy';
 import type { EngineHost } from '../modules/trading';
 import type { TRateLimiter } from '../rate-limit';
@@ -27,6 +28,10 @@ export interface TServices {
   /** The built-in OpenID Connect provider for trying third-party sign-in, unless turned off. */
   oidcSandbox: OidcSandbox | null;
   vapid: TVapidKeys;
+  /** Sends Web Push messages to the traders' subscribed browsers. */
+  webPush: WebPushSender;
+  /** Price alerts: evaluated on every accepted tick (issue 21). */
+  alerts: PriceAlertWatcher;
   /** The trading engine (single writer, durable before acknowledged). */
   engine: EngineHost;
   /** A-book hedging with the liquidity provider (follows the engine's committed positions). */

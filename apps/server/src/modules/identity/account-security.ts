@@ -201,6 +201,8 @@ export function settingsWithDefaults(
       closeOrder: true,
       pendingOrder: true,
       ringsOpen: false,
+      alertPush: true,
+      alertEmail: true,
       ...s.notification,
     },
     klineColor: s.klineColor ?? defaultKlineColor(countryOf(user)),

@@ -8,3 +8,4 @@ export type { TPushPorts, TVapidKeys } from './push';
 export { deletePushSubscription, insertPushSubscription, listPushSubscriptions, loadVapidKeys } from './push';
 export type { TSmsProvider } from './sms';
 export { SandboxSmsProvider, SmsDeliveryError, UndeliverableSmsProvider } from './sms';
+export { pushToUser, WebPushSender } from './web-push';

@@ -9,6 +9,8 @@ export const NOTIFICATION_KEYS: readonly TNotificationKey[] = [
   'closeOrder',
   'pendingOrder',
   'ringsOpen',
+  'alertPush',
+  'alertEmail',
 ];
 export const DISPLAY_KEYS: readonly TDisplayKey[] = [
   'floatLayer',

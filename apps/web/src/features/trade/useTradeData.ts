@@ -67,7 +67,14 @@ export type TTradeSettings = Pick<TUserSettings, 'notification' | 'display'>;
 
 /** The server's defaults, used until the trader's own settings have loaded. */
 export const DEFAULT_TRADE_SETTINGS: TTradeSettings = {
-  notification: { createOrder: true, closeOrder: true, pendingOrder: true, ringsOpen: false },
+  notification: {
+    createOrder: true,
+    closeOrder: true,
+    pendingOrder: true,
+    ringsOpen: false,
+    alertPush: true,
+    alertEmail: true,
+  },
   display: { floatLayer: true, currentOrder: true, positionCost: true, historyOrder: true },
 };
 
