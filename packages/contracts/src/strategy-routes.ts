@@ -124,8 +124,22 @@ export const ZStrategy = z.object({
   openPositions: z.number().int(),
   openOrders: z.number().int(),
   margin: z.string(),
-  /** Grid: the levels (rising); martingale: the adds' prices of the open round. */
+  /** Grid: the levels (rising); martingale: the open round's first price, then its adds' prices. */
   levels: z.array(z.string()),
+  /**
+   * Martingale: the round (1 for the first; the next one's number between rounds), the rounds closed at
+   * their take-profit, the adds filled in the open round, its average price and its take-profit.
+   * Null for a grid.
+   */
+  round: z
+    .object({
+      number: z.number().int(),
+      completed: z.number().int(),
+      adds: z.number().int(),
+      averagePrice: z.string().nullable(),
+      takeProfit: z.string().nullable(),
+    })
+    .nullable(),
   params: ZStrategySpec,
   createdAt: z.string(),
   startedAt: z.string().nullable(),
@@ -136,7 +150,15 @@ export const ZStrategyLog = z.object({
   time: z.string(),
   action: z.string(),
   price: z.string().nullable(),
+  /** Why: a close reason, a stop reason, a round's number, an order's cancel reason ... (docs/strategies.md). */
   detail: z.string().nullable(),
+  /** An order the bot could not place: the result code the trader would have had (its text: errors.<code>). */
+  code: z.number().int().nullable(),
+  /** The grid cell (0 = the lowest) or the martingale add (0 = the round's first order) it concerns. */
+  level: z.number().int().nullable(),
+  /** Lots, and the money a closed position made. */
+  volume: z.string().nullable(),
+  profit: z.string().nullable(),
 });
 
 export const strategyRoutes = {

@@ -220,6 +220,67 @@ describe('strategy routes', { timeout: 60_000 }, () => {
     expect(result.elapsedMs).toBeLessThan(10_000);
   });
 
+  it('shows a martingale round, the prices of its adds and a log that says why: an add, the take-profit of the round, the next round', async () => {
+    await tick(67_000);
+    const bot = await ok(trader, 'strategycreate', {
+      account_id: demo,
+      investment: '2000.00',
+      spec: {
+        kind: 'martingale',
+        params: {
+          symbol: 'BTCUSDT',
+          direction: 'long',
+          firstVolume: '0.01',
+          stepPercent: '0.5',
+          multiplier: '2',
+          maxAdds: 2,
+          takeProfitPercent: '0.3',
+          cycle: 'repeat',
+        },
+      },
+      idempotencyKey: randomUUID(),
+    });
+    // bought 0.01 at the ask 67,050.00; the adds wait 0.5 % and 1 % below it
+    expect(bot.levels).toEqual(['67050.00', '66714.75', '66379.50']);
+    expect(bot.round).toEqual({
+      number: 1,
+      completed: 0,
+      adds: 0,
+      averagePrice: '67050.00',
+      takeProfit: '67251.15',
+    });
+    // the ask comes down to 66,700.00: add 1 (0.02) fills; the round's take-profit follows the average
+    await tick(66_650);
+    await expect
+      .poll(
+        async () =>
+          (await ok(trader, 'strategydetail', { strategy_id: bot.strategy_id })).strategy.round.adds,
+      )
+      .toBe(1);
+    // back up through the take-profit: the round closes (reason 3) and the next one opens at once
+    await tick(67_100);
+    const detail = await ok(trader, 'strategydetail', { strategy_id: bot.strategy_id });
+    expect(detail.strategy.round).toMatchObject({ number: 2, completed: 1, adds: 0 });
+    const added = detail.log.find((l: { action: string }) => l.action === 'added');
+    expect(added).toMatchObject({ level: 1, volume: '0.02', price: '66700.00' });
+    const closes = detail.log.filter((l: { action: string }) => l.action === 'position_closed');
+    expect(closes.map((l: { detail: string }) => l.detail)).toEqual(['3', '3']);
+    expect(closes.every((l: { profit: string | null }) => l.profit !== null)).toBe(true);
+    expect(detail.log.find((l: { action: string }) => l.action === 'round_closed')).toMatchObject({
+      detail: '1',
+    });
+    expect(
+      detail.log
+        .filter((l: { action: string }) => l.action === 'round_started')
+        .map((l: { detail: string }) => l.detail),
+    ).toEqual(['2', '1']);
+    await ok(trader, 'strategystop', {
+      strategy_id: bot.strategy_id,
+      closePositions: true,
+      idempotencyKey: randomUUID(),
+    });
+  });
+
   it('runs a martingale with its log; novice mode and other traders are refused', async () => {
     await tick(67_000);
     const bot = await ok(trader, 'strategycreate', {

@@ -1,12 +1,15 @@
 import type { TStrategy, TStrategySpecRequest } from '@broker/contracts/strategy-routes';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
+import { addPrice } from '@broker/domain/trading/engine/strategy/martingale';
 import type { TGridParams, TMartingaleParams } from '@broker/domain/trading/engine/strategy/types';
 import type { TAccountView } from '@broker/domain/trading/engine-core';
+import type { TTradingErrorCode } from '@broker/domain/trading/errors';
 import type { TActor } from '../../actor';
 import { recordAudit } from '../audit';
 import { transferFunds } from '../funding';
 import {
   actorAccount,
+  engineError,
   fromScaled,
   mainAccount,
   money,
@@ -52,14 +55,22 @@ export function strategyOf(
   const params = (view?.params ?? stored?.params) as TGridParams | TMartingaleParams;
   const runtime = (view ?? stored?.runtime ?? {}) as {
     grid?: { levels: number[] } | null;
-    martingale?: { firstPrice: number | null } | null;
+    martingale?: {
+      firstPrice: number | null;
+      rounds: number;
+      adds: number;
+      volume: number;
+      cost: number;
+      takeProfit: number | null;
+    } | null;
     fees?: number;
     closedTrades?: number;
     startedAt?: number | null;
   };
   const digits = ports.host.digits(params.symbol) ?? 5;
+  const round = runtime.martingale ?? null;
   const levels =
-    runtime.grid?.levels ?? (runtime.martingale?.firstPrice != null ? [runtime.martingale.firstPrice] : []);
+    runtime.grid?.levels ?? martingaleLevels(params as TMartingaleParams, round?.firstPrice ?? null);
   return {
     strategy_id: strategyId,
     account_id: accountId,
@@ -79,11 +90,31 @@ export function strategyOf(
     openOrders: live?.openOrders ?? 0,
     margin: money(account.margin),
     levels: levels.map((l) => fromScaled(l, digits)),
+    round:
+      kind === 'martingale' && round
+        ? {
+            number: round.rounds + 1,
+            completed: round.rounds,
+            adds: round.adds,
+            // the average of the round's entries, rounded to the symbol's digits
+            averagePrice: round.volume > 0 ? fromScaled(Math.round(round.cost / round.volume), digits) : null,
+            takeProfit: round.takeProfit === null ? null : fromScaled(round.takeProfit, digits),
+          }
+        : null,
     params: requestSpec(ports, kind, params),
     createdAt: new Date(view?.createdAt ?? stored?.createdAt ?? 0).toISOString(),
     startedAt:
       (runtime.startedAt ?? null) === null ? null : new Date(runtime.startedAt as number).toISOString(),
   };
+}
+
+/** A martingale's open round: its first price, then the price of each add it may make (none between rounds). */
+function martingaleLevels(params: TMartingaleParams, firstPrice: number | null): number[] {
+  if (firstPrice === null) return [];
+  return [
+    firstPrice,
+    ...Array.from({ length: params.maxAdds }, (_, k) => addPrice(params, firstPrice, k + 1)),
+  ];
 }
 
 /** The trader's strategy accounts (open or closed). */
@@ -137,6 +168,12 @@ async function ownStrategy(ports: TStrategyPorts, actor: TActor, strategyId: num
   return view;
 }
 
+/** The result code of an order the engine refused a bot (its engine error); null for an unknown one. */
+function refusalCode(error: string): number | null {
+  const code = engineError(error as TTradingErrorCode).code;
+  return code === AppErrorCode.INTERNAL ? null : code;
+}
+
 /** strategydetail: one bot with its log, newest first. */
 export async function strategyDetail(ports: TStrategyPorts, input: { actor: TActor; strategy_id: number }) {
   const strategy = await ownStrategy(ports, input.actor, input.strategy_id);
@@ -146,6 +183,10 @@ export async function strategyDetail(ports: TStrategyPorts, input: { actor: TAct
     action: row.action,
     price: row.price === null ? null : fromScaled(row.price, digits),
     detail: row.reason,
+    code: row.action === 'order_refused' && row.reason !== null ? refusalCode(row.reason) : null,
+    level: row.level,
+    volume: row.volume === null ? null : fromScaled(row.volume, 2),
+    profit: row.profit === null ? null : money(row.profit),
   }));
   return { strategy, log };
 }
