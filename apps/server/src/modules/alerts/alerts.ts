@@ -64,14 +64,7 @@ async function lockOwner(trx: TDb, tenantId: string, userId: string): Promise<nu
     .where('user_id', '=', userId)
     .forUpdate()
     .executeTakeFirst();
-  const { count } = await trx
-    .selectFrom('price_alerts')
-    .select(sql<string>`count(*)`.as('count'))
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('state', '=', 'active')
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  return countActive(trx, tenantId, userId);
 }
 
 /** alertlist: the trader's alerts (of one symbol, or all), active ones first, then the newest. */

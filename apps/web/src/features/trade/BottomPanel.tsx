@@ -8,13 +8,15 @@ import { TRADE_TIME, useI18n } from '../../lib/i18n';
 import { changeClass, formatDecimal } from '../../lib/market-format';
 import type { TQuote } from '../../lib/market-stream';
 import { type TPendingOrder, type TPosition, useTrading } from '../../lib/trading/store';
+import { AlertsPanel } from './AlertsPanel';
 import { ClosePositionDialog, ConfirmDialog, OrderModifyDialog, PositionStopsDialog } from './dialogs';
 import { orderTypeKey, useToasts, workingType } from './notifications';
+import { useAlerts } from './useAlerts';
 import { type TBotBook, useBots } from './useBots';
 import { useTradeActions } from './useTradeActions';
 import { type TDeal, type TSymbolSpec, useDeals } from './useTradeData';
 
-export type TBottomTab = 'positions' | 'orders' | 'bots' | 'history';
+export type TBottomTab = 'positions' | 'orders' | 'bots' | 'alerts' | 'history';
 
 type TDialog =
   | { kind: 'stops'; position: TPosition }
@@ -71,6 +73,7 @@ export function BottomPanel({
   const ofSymbol = positions.filter((p) => p.symbol === symbol).length;
   const currency = info?.currency ?? '';
   const bots = useBots(state.accountId, tab === 'bots', lang);
+  const alertCount = useAlerts().active;
 
   const tabs: { key: TBottomTab; label: string; count?: number }[] = [
     { key: 'positions', label: t('trade.tab.positions'), count: positions.length },
@@ -79,6 +82,7 @@ export function BottomPanel({
     ...(bots.books.length > 0 || tab === 'bots'
       ? [{ key: 'bots' as const, label: t('trade.tab.bots'), count: bots.books.length }]
       : []),
+    { key: 'alerts', label: t('trade.tab.alerts'), count: alertCount },
     { key: 'history', label: t('trade.tab.history') },
   ];
 
@@ -157,6 +161,7 @@ export function BottomPanel({
           />
         )}
         {tab === 'bots' && <BotsView load={bots} quotes={quotes} layout={layout} />}
+        {tab === 'alerts' && <AlertsPanel layout={layout} />}
         {tab === 'history' && (
           <HistoryView accountId={state.accountId} version={historyVersion} layout={layout} />
         )}

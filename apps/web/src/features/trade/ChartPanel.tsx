@@ -24,6 +24,7 @@ import {
   type TSide,
   volumeProblem,
 } from './ticket-rules';
+import { useAlerts } from './useAlerts';
 import { useChartDrawings } from './useChartDrawings';
 import type { TActionResult } from './useTradeActions';
 import { useSubmitLock, useTradeActions } from './useTradeActions';
@@ -195,6 +196,25 @@ export function ChartPanel({
     info?.restrictions,
   );
 
+  // The trader's active alerts on this symbol: dashed lines in the brand colour, titled "Alert" (no
+  // emoji: the product ships no emoji font, and the chart draws its titles on a canvas).
+  const alerts = useAlerts();
+  const chartLines = useMemo<TChartLine[]>(
+    () => [
+      ...lines,
+      ...alerts.items
+        .filter((alert) => alert.symbol === symbol && alert.state === 'active')
+        .map((alert) => ({
+          id: `alert:${alert.id}`,
+          price: alert.triggerPrice,
+          tone: 'alert' as const,
+          title: t('trade.alert.line'),
+          draggable: false,
+        })),
+    ],
+    [lines, alerts.items, symbol, t],
+  );
+
   const deals = useDeals(state.accountId, lang, {
     symbol,
     size: 100,
@@ -350,6 +370,25 @@ export function ChartPanel({
         <div className="tr-chart-tools">
           <TimeframeButtons scope="tr" timeframe={timeframe} onTimeframe={onTimeframe} />
           <IndicatorMenu indicators={indicators} onChange={changeIndicators} />
+          <button
+            type="button"
+            className="tr-tf tr-alert-add"
+            onClick={() => alerts.openDialog({ symbol, digits, bid: quote?.bid ?? null })}
+            aria-label={t('trade.alert.add')}
+            title={t('trade.alert.add')}
+            data-testid="alert-add"
+          >
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+              <path
+                d="M6 16V11a6 6 0 0112 0v5l2 2H4zm4 4a2 2 0 004 0"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </button>
           {tools}
           <ConnectionBadge />
         </div>
@@ -361,7 +400,7 @@ export function ChartPanel({
           digits={digits}
           timeframe={timeframe}
           klineColor={klineColor}
-          lines={lines}
+          lines={chartLines}
           markers={markers}
           indicators={indicators}
           drawings={drawingState}

@@ -25,7 +25,7 @@ import { INDICATOR_SPECS, type TIndicator } from './indicators';
 import { pricePoints } from './ticket-rules';
 import { useIndicatorSeries } from './useIndicatorSeries';
 
-export type TLineTone = 'buy' | 'sell' | 'takeProfit' | 'stopLoss' | 'pending' | 'average' | 'ask';
+export type TLineTone = 'buy' | 'sell' | 'takeProfit' | 'stopLoss' | 'pending' | 'average' | 'ask' | 'alert';
 
 /** A horizontal line on the chart: an entry, a take-profit, a stop-loss, a pending order. */
 export interface TChartLine {
@@ -124,6 +124,8 @@ function lineStyleOf(tone: TLineTone, colors: TChartColors) {
       return { color: colors.brand, lineStyle: LineStyle.Dotted, lineWidth: 2 as const };
     case 'ask':
       return { color: colors.faint, lineStyle: LineStyle.Dotted, lineWidth: 1 as const };
+    case 'alert':
+      return { color: colors.brand, lineStyle: LineStyle.Dashed, lineWidth: 1 as const };
   }
 }
 

@@ -14,12 +14,14 @@ import { useShell } from '../../lib/store';
 import { newIdempotencyKey } from '../../lib/trading/orders';
 import { DEFAULT_REFRESH_MS, TradingProvider, useTrading } from '../../lib/trading/store';
 import { AccountBar } from './AccountBar';
+import { AlertDialogHost } from './AlertDialog';
 import { BottomPanel, type TBottomTab } from './BottomPanel';
 import { ChartPanel, TIMEFRAMES } from './ChartPanel';
 import { ToastProvider, useTradeNotifications } from './notifications';
 import { OrderTicket } from './OrderTicket';
 import { TradeShortcuts } from './TradeShortcuts';
 import type { TSide } from './ticket-rules';
+import { AlertsProvider } from './useAlerts';
 import { useCatalogue, useTradeSettings } from './useTradeData';
 import { Watchlist } from './Watchlist';
 
@@ -72,7 +74,10 @@ function TerminalWithSettings() {
   const settings = useTradeSettings(lang);
   return (
     <ToastProvider ringsOpen={settings.notification.ringsOpen}>
-      <Terminal settings={settings} />
+      <AlertsProvider>
+        <Terminal settings={settings} />
+        <AlertDialogHost />
+      </AlertsProvider>
     </ToastProvider>
   );
 }

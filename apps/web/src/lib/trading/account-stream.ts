@@ -1,4 +1,4 @@
-import type { TAccountEvent } from '@broker/contracts/account-stream';
+import type { TAccountEvent, TAlertFired } from '@broker/contracts/account-stream';
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { browserStream, ReconnectingSocket, type TSocketLike } from '../reconnecting-socket';
 
@@ -48,6 +48,7 @@ type TServerMessage =
   | { type: 'welcome' | 'heartbeat' | 'pong' | 'unsubscribed' }
   | { type: 'account'; account_id: number; ref?: number; data: TAccountSnapshot }
   | { type: 'events'; account_id: number; data: TAccountEvent[] }
+  | { type: 'alert'; data: TAlertFired }
   | { type: 'error'; code: number; account_id?: number; ref?: number };
 
 /**
@@ -90,6 +91,7 @@ export class AccountStream {
   private abnormal = false;
   private abnormalTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly abnormalListeners = new Set<(abnormal: boolean) => void>();
+  private readonly alertListeners = new Set<(alert: TAlertFired) => void>();
 
   constructor(options: { url: () => string; createSocket: TAccountSocketFactory; random?: () => number }) {
     this.connection = new ReconnectingSocket({
@@ -127,6 +129,12 @@ export class AccountStream {
   onAbnormal(listener: (abnormal: boolean) => void): () => void {
     this.abnormalListeners.add(listener);
     return () => this.abnormalListeners.delete(listener);
+  }
+
+  /** Price alerts of the signed-in trader that fired (sent to every socket of theirs). */
+  onAlert(listener: (alert: TAlertFired) => void): () => void {
+    this.alertListeners.add(listener);
+    return () => this.alertListeners.delete(listener);
   }
 
   /** True while the socket delivers snapshots of `accountId`: other sources of its figures must wait. */
@@ -245,6 +253,9 @@ export class AccountStream {
       case 'events':
         if (message.account_id === this.accountId && this.subscription === 'live')
           this.watcher?.events(message.data);
+        return;
+      case 'alert':
+        for (const listener of this.alertListeners) listener(message.data);
         return;
       case 'error':
         if (message.account_id !== this.accountId) return;
