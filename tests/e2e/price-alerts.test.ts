@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestPushService } from '../../apps/server/test/push-service';
@@ -54,6 +55,27 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `${dir}/${name}.png` });
 }
 
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is (contrast included). */
+async function axeFindings(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  // Colours as they settle: no fade-in of a dialog half-way through when axe measures.
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+  return page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected as a script, without types here
+    const axe = (window as any).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const out: string[] = [];
+    for (const violation of result.violations)
+      if (['serious', 'critical'].includes(violation.impact))
+        for (const node of violation.nodes) out.push(`${violation.id} ${node.target.join(' ')}`);
+    return out;
+  });
+}
+
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
@@ -82,6 +104,7 @@ describe('price alerts in the terminal', () => {
     await expect(page.getByTestId('alert-condition-above').isChecked()).resolves.toBe(true);
     await page.getByTestId('alert-note').fill('Gold breakout');
     await shoot(page, 'dialog-en-1440-navy');
+    expect(await axeFindings(page)).toEqual([]);
     await page.getByTestId('alert-create').click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -93,6 +116,7 @@ describe('price alerts in the terminal', () => {
     await expect(row.textContent()).resolves.toContain('2,003.00');
     await expect(page.getByTestId('alerts-count').textContent()).resolves.toContain('1');
     await shoot(page, 'list-en-1440-navy');
+    expect(await axeFindings(page)).toEqual([]);
 
     // The bid crosses the level: the toast within a second, then the mail and the push message.
     await quote('2002.50');
@@ -124,32 +148,34 @@ describe('price alerts in the terminal', () => {
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await context.close();
 
-    // Screenshots of the dialog and the list: phone and desktop, German, white and dark.
-    if (process.env.SHOTS_DIR)
-      for (const [lang, mobile, theme] of [
-        ['en', true, 'dark'],
-        ['de', false, 'white'],
-        ['de', true, 'white'],
-        ['de', false, 'dark'],
-      ] as const) {
-        // The theme as the trader saves it (the portal writes its cookie from the stored settings).
-        await trader.api.post('/api/v1/usercenter/savesettings', { theme }, csrf);
-        const shots = await signedIn(running.browser, base(), trader, { mobile });
-        await openPage(shots.page, base(), `/${lang}/trade?symbol=${SYMBOL}`);
-        const width = mobile ? 375 : 1440;
-        if (mobile) {
-          await shots.page.getByTestId('mobile-tab-positions').click();
-          await shots.page.getByTestId('tab-alerts').click();
-        } else await shots.page.getByTestId('tab-alerts').click();
-        await shots.page.getByTestId('alerts-list').waitFor();
-        await shoot(shots.page, `list-${lang}-${width}-${theme}`);
-        expect(await overflow(shots.page), `${lang} ${width}`).toBeLessThanOrEqual(0);
-        if (mobile) await shots.page.getByTestId('mobile-tab-chart').click();
-        await shots.page.getByTestId('alert-add').click();
-        await shots.page.getByTestId('alert-dialog').waitFor();
-        await shoot(shots.page, `dialog-${lang}-${width}-${theme}`);
-        expect(await overflow(shots.page), `${lang} ${width} dialog`).toBeLessThanOrEqual(0);
-        await shots.context.close();
-      }
+    // The dialog and the list on a phone and in German, in the white and dark themes: no overflow,
+    // no serious axe finding (and screenshots with SHOTS_DIR).
+    for (const [lang, mobile, theme] of [
+      ['en', true, 'dark'],
+      ['de', false, 'white'],
+      ['de', true, 'white'],
+      ['de', false, 'dark'],
+    ] as const) {
+      // The theme as the trader saves it (the portal writes its cookie from the stored settings).
+      await trader.api.post('/api/v1/usercenter/savesettings', { theme }, csrf);
+      const shots = await signedIn(running.browser, base(), trader, { mobile });
+      await openPage(shots.page, base(), `/${lang}/trade?symbol=${SYMBOL}`);
+      const width = mobile ? 375 : 1440;
+      if (mobile) {
+        await shots.page.getByTestId('mobile-tab-positions').click();
+        await shots.page.getByTestId('tab-alerts').click();
+      } else await shots.page.getByTestId('tab-alerts').click();
+      await shots.page.getByTestId('alerts-list').waitFor();
+      await shoot(shots.page, `list-${lang}-${width}-${theme}`);
+      expect(await overflow(shots.page), `${lang} ${width}`).toBeLessThanOrEqual(0);
+      expect(await axeFindings(shots.page), `${lang} ${width} ${theme}`).toEqual([]);
+      if (mobile) await shots.page.getByTestId('mobile-tab-chart').click();
+      await shots.page.getByTestId('alert-add').click();
+      await shots.page.getByTestId('alert-dialog').waitFor();
+      await shoot(shots.page, `dialog-${lang}-${width}-${theme}`);
+      expect(await overflow(shots.page), `${lang} ${width} dialog`).toBeLessThanOrEqual(0);
+      expect(await axeFindings(shots.page), `${lang} ${width} ${theme} dialog`).toEqual([]);
+      await shots.context.close();
+    }
   });
 });
