@@ -214,6 +214,46 @@ describe('price alerts', () => {
     expect(rearmed.body.errorCode).toBe(-5403);
   });
 
+  it('keeps a repeating alert active, delivers it once per cooldown, and expires alerts', async () => {
+    const trader = await Trader.signInStranger(server);
+    await trader.api.post(
+      '/api/v1/usercenter/pushinsert',
+      push.subscription(`repeat-${trader.userId}`),
+      csrf(trader),
+    );
+    tick('2000.00');
+    const repeating = await create(trader, { condition: 'above', price: '2001.00', oneShot: false });
+    const { id } = repeating.body.data;
+    tick('2001.10');
+    await push.next((p) => p.payload.includes(id));
+    // Back below the level (re-armed) and up again within the minute: nothing more is delivered.
+    tick('2000.50');
+    tick('2001.20');
+    const marker = await create(trader, { condition: 'above', price: '2001.50' });
+    tick('2001.60');
+    await push.next((p) => p.payload.includes(marker.body.data.id));
+    expect(push.received.filter((p) => p.payload.includes(id))).toHaveLength(1);
+    const list = await trader.api.post(ALERT_PATHS.alertlist, {});
+    expect(list.body.data.items.find((a: { id: string }) => a.id === id)).toMatchObject({
+      state: 'active',
+      fireCount: 1,
+      firedPrice: '2001.10',
+    });
+
+    const expiresAt = Date.now() + 300;
+    const soon = await create(trader, { condition: 'below', price: '1900.00', expiresAt });
+    expect(soon.body.data.expiresAt).toBe(expiresAt);
+    await eventually(() => Date.now() > expiresAt);
+    await server.app.services.alerts.sweepExpired();
+    const after = await trader.api.post(ALERT_PATHS.alertlist, {});
+    expect(after.body.data.items.find((a: { id: string }) => a.id === soon.body.data.id).state).toBe(
+      'expired',
+    );
+    // Re-armed, it watches again with no expiry.
+    const rearmed = await trader.api.post(ALERT_PATHS.alertrearm, { id: soon.body.data.id }, csrf(trader));
+    expect(rearmed.body.data).toMatchObject({ state: 'active', expiresAt: null });
+  });
+
   it('leaves out the channels the trader switched off', async () => {
     const trader = await Trader.signInStranger(server);
     const saved = await trader.api.post(

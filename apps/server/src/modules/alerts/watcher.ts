@@ -47,6 +47,7 @@ export class PriceAlertWatcher {
   private readonly tenantsBySymbol = new Map<string, Set<string>>();
   private readonly stoppers: (() => void)[] = [];
   private readonly pending = new Set<Promise<void>>();
+  private readonly chains = new Map<string, Promise<void>>();
   /** Ticks evaluated and alerts fired (claimed in the database) since start. */
   readonly counts = { ticks: 0, fired: 0 };
 
@@ -127,7 +128,7 @@ export class PriceAlertWatcher {
         if (watched.phase === 'rearm') {
           watched.phase = 'watch';
           this.place(entry.id, watched);
-          this.keep(this.rearm(entry.id));
+          this.queue(entry.id, () => this.rearm(entry.id));
           continue;
         }
         if (watched.oneShot) this.watched.delete(entry.id);
@@ -135,9 +136,23 @@ export class PriceAlertWatcher {
           watched.phase = 'rearm';
           this.place(entry.id, watched);
         }
-        this.keep(this.fire(entry.id, bid));
+        this.queue(entry.id, () => this.fire(entry.id, bid));
       }
     }
+  }
+
+  /**
+   * Runs an alert's database steps one after another: a re-arm sent while its firing is still being
+   * recorded must find that firing done, or the alert would stay disarmed.
+   */
+  private queue(id: string, step: () => Promise<void>) {
+    const next = (this.chains.get(id) ?? Promise.resolve()).then(step);
+    this.chains.set(id, next);
+    this.keep(
+      next.finally(() => {
+        if (this.chains.get(id) === next) this.chains.delete(id);
+      }),
+    );
   }
 
   private keep(work: Promise<void>) {
