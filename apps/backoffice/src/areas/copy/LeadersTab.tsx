@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Icon } from '../../components/Icon';
+import { useMemo, useState } from 'react';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Notice, useNotice } from '../../kit/Feedback';
+import { RefreshButton } from '../../kit/RefreshButton';
+import { SearchBox } from '../../kit/SearchBox';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import { pick, useFilterParams } from '../../kit/useFilterParams';
@@ -20,7 +21,6 @@ import {
   useCopyFormat,
 } from './format';
 import { LeaderDrawer } from './LeaderDrawer';
-import { RefreshButton } from './ui';
 
 const PAGE_SIZE = 20;
 const FILTERS = [...LEADER_STATES, 'all'] as const;
@@ -233,7 +233,7 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
           onPage: (next) => update({ page: String(next) }),
         }}
         toolbar={
-          <SearchBox
+          <SearchBar
             value={search ?? ''}
             onChange={(next) => update({ q: next })}
             onRefresh={list.reload}
@@ -258,7 +258,7 @@ export function LeadersTab({ onChanged }: { onChanged: () => void }) {
 }
 
 /** The search by nick or e-mail, applied 400 ms after the last keystroke, and a refresh. */
-function SearchBox({
+function SearchBar({
   value,
   onChange,
   onRefresh,
@@ -270,32 +270,21 @@ function SearchBox({
   refreshing: boolean;
 }) {
   const { t } = useI18n();
-  const [text, setText] = useState(value);
-  const apply = useRef(onChange);
-  apply.current = onChange;
-  useEffect(() => setText(value), [value]);
-  useEffect(() => {
-    if (text.trim() === value) return;
-    const timer = setTimeout(() => apply.current(text.trim() || null), 400);
-    return () => clearTimeout(timer);
-  }, [text, value]);
   return (
     <div className="cp-filters">
-      <label className="kit-search cp-search">
-        <Icon name="user" size={15} />
-        <input
-          className="input"
-          type="search"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder={t('admin.copy.filter.search')}
-          aria-label={t('admin.copy.filter.search')}
-          maxLength={64}
-          spellCheck={false}
-          data-testid="copy-filter-search"
-        />
-      </label>
-      <RefreshButton onRefresh={onRefresh} refreshing={refreshing} />
+      <SearchBox
+        value={value}
+        onChange={onChange}
+        label={t('admin.copy.filter.search')}
+        testId="copy-filter-search"
+        className="cp-search"
+      />
+      <RefreshButton
+        onRefresh={onRefresh}
+        refreshing={refreshing}
+        label={t('admin.copy.refresh')}
+        className="cp-refresh"
+      />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { RefreshButton } from '../../kit/RefreshButton';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import { pick, useFilterParams } from '../../kit/useFilterParams';
@@ -17,7 +18,7 @@ import {
   tone,
   useCopyFormat,
 } from './format';
-import { idParam, LeaderSelect, leaderPath, RefreshButton, useLeaderChoices } from './ui';
+import { idParam, LeaderSelect, leaderPath, useLeaderChoices } from './ui';
 
 const PAGE_SIZE = 20;
 const FILTERS = ['all', ...COPY_STATES] as const;
@@ -192,7 +193,12 @@ export function RelationsTab() {
               leaders={choices.leaders}
               onChange={(next) => update({ leader: next })}
             />
-            <RefreshButton onRefresh={list.reload} refreshing={list.status === 'loading'} />
+            <RefreshButton
+              onRefresh={list.reload}
+              refreshing={list.status === 'loading'}
+              label={t('admin.copy.refresh')}
+              className="cp-refresh"
+            />
           </div>
         }
       />

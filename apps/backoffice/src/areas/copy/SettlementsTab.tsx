@@ -3,10 +3,11 @@ import { Link } from 'react-router';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { Skeleton } from '../../kit/Feedback';
+import { RefreshButton } from '../../kit/RefreshButton';
 import { useQuery } from '../../kit/useApi';
 import { useFilterParams } from '../../kit/useFilterParams';
 import { SETTLEMENT_KIND_LABELS, type TSettlement, tone, useCopyFormat } from './format';
-import { idParam, LeaderSelect, leaderPath, RefreshButton, useLeaderChoices } from './ui';
+import { idParam, LeaderSelect, leaderPath, useLeaderChoices } from './ui';
 
 const PAGE_SIZE = 20;
 
@@ -161,7 +162,12 @@ export function SettlementsTab() {
               onChange={(next) => update({ leader: next })}
             />
             <span className="cp-muted cp-filter-note">{t('admin.copy.settlements.when')}</span>
-            <RefreshButton onRefresh={list.reload} refreshing={list.status === 'loading'} />
+            <RefreshButton
+              onRefresh={list.reload}
+              refreshing={list.status === 'loading'}
+              label={t('admin.copy.refresh')}
+              className="cp-refresh"
+            />
           </div>
         }
       />

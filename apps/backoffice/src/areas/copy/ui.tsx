@@ -1,4 +1,3 @@
-import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { ReasonField as KitReasonField } from '../../kit/ReasonField';
 import { useQuery } from '../../kit/useApi';
@@ -91,22 +90,5 @@ export function LeaderSelect({
       ))}
       {known ? null : <option value={String(value)}>#{value}</option>}
     </select>
-  );
-}
-
-/** Asks the list again. */
-export function RefreshButton({ onRefresh, refreshing }: { onRefresh: () => void; refreshing: boolean }) {
-  const { t } = useI18n();
-  return (
-    <button
-      type="button"
-      className="btn btn-secondary btn-sm cp-refresh"
-      onClick={onRefresh}
-      disabled={refreshing}
-      aria-label={t('admin.copy.refresh')}
-      title={t('admin.copy.refresh')}
-    >
-      <Icon name="refresh" size={14} className={refreshing ? 'bo-spin' : undefined} />
-    </button>
   );
 }

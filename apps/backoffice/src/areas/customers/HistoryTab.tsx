@@ -4,8 +4,9 @@ import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
+import { CLOSE_REASON_LABELS } from '../../lib/close-reasons';
 import { tradeColumns } from './columns';
-import { CLOSE_REASON_LABELS, LEDGER_KIND_LABELS, ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
+import { LEDGER_KIND_LABELS, ORDER_TYPE_LABELS, toneOf, useFormat } from './format';
 import type { TTabProps } from './tabs';
 
 const PAGE_SIZE = 20;

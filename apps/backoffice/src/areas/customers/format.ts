@@ -68,17 +68,6 @@ export const LEDGER_KIND_LABELS: Record<string, string> = {
   negative_balance_protection: 'admin.customers.ledger.negative_balance_protection',
 };
 
-/** Spec 4 close reasons. */
-export const CLOSE_REASON_LABELS: Record<number, string> = {
-  1: 'admin.customers.closeReason.manual',
-  2: 'admin.customers.closeReason.stopOut',
-  3: 'admin.customers.closeReason.takeProfitStopLoss',
-  4: 'admin.customers.closeReason.copy',
-  5: 'admin.customers.closeReason.strategyAuto',
-  6: 'admin.customers.closeReason.strategyManual',
-  7: 'admin.customers.closeReason.cancellation',
-};
-
 export const ORDER_TYPE_LABELS: Record<string, string> = {
   buy_limit: 'admin.customers.orderType.buy_limit',
   sell_limit: 'admin.customers.orderType.sell_limit',

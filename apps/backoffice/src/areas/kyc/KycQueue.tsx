@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { FilterSelect } from '../../kit/FilterSelect';
+import { RefreshButton } from '../../kit/RefreshButton';
 import { Segmented } from '../../kit/Segmented';
 import { useQuery } from '../../kit/useApi';
 import { pick, useFilterParams } from '../../kit/useFilterParams';
@@ -174,30 +175,21 @@ export function KycQueue() {
                 label: value === 'all' ? t('admin.kyc.filter.all') : t(KYC_STATE_LABELS[value]),
               }))}
             />
-            <select
-              className="input ky-select"
-              value={level ?? ''}
-              onChange={(e) => update({ level: e.target.value })}
-              aria-label={t('admin.kyc.field.level')}
-              data-testid="kyc-level"
-            >
-              <option value="">{t('admin.kyc.filter.anyLevel')}</option>
-              {KYC_LEVELS.map((value) => (
-                <option key={value} value={value}>
-                  {t(LEVEL_LABELS[value])}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm ky-refresh"
-              onClick={list.reload}
-              disabled={list.status === 'loading'}
-              aria-label={t('admin.kyc.refresh')}
-              title={t('admin.kyc.refresh')}
-            >
-              <Icon name="refresh" size={14} className={list.status === 'loading' ? 'bo-spin' : undefined} />
-            </button>
+            <FilterSelect
+              value={level}
+              options={KYC_LEVELS.map((value) => ({ value, label: t(LEVEL_LABELS[value]) }))}
+              onChange={(next) => update({ level: next })}
+              label={t('admin.kyc.field.level')}
+              anyLabel={t('admin.kyc.filter.anyLevel')}
+              className="ky-select"
+              testId="kyc-level"
+            />
+            <RefreshButton
+              onRefresh={list.reload}
+              refreshing={list.status === 'loading'}
+              label={t('admin.kyc.refresh')}
+              className="ky-refresh"
+            />
           </div>
         }
       />

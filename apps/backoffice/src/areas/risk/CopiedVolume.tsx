@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
 import { useSession } from '../../session';
-import { sortNumber, tone, useRiskFormat } from './format';
-import { TableSection, usePolledQuery } from './ui';
+import { sortNumber, useRiskFormat } from './format';
+import { netLotsColumn, positionsColumn, TableSection, usePolledQuery } from './ui';
 
 type TCopyExposure = TRouteOutput<'admincopyexposure'>;
 type TSymbolRow = TCopyExposure['symbols'][number];
@@ -43,20 +43,8 @@ export function CopiedVolume() {
       render: (r) => <span className="num">{f.plainLots(r.sellLots)}</span>,
       sortValue: (r) => sortNumber(r.sellLots),
     },
-    {
-      key: 'net',
-      header: t('admin.risk.col.netLots'),
-      align: 'end',
-      render: (r) => <strong className={`num ${tone(r.netLots) ?? ''}`}>{f.lots(r.netLots)}</strong>,
-      sortValue: (r) => sortNumber(r.netLots),
-    },
-    {
-      key: 'positions',
-      header: t('admin.risk.col.positions'),
-      align: 'end',
-      render: (r) => <span className="num">{f.count(r.positions)}</span>,
-      sortValue: (r) => r.positions,
-    },
+    netLotsColumn(t('admin.risk.col.netLots'), f),
+    positionsColumn(t('admin.risk.col.positions'), f),
   ];
   const leaderColumns: TColumn<TLeaderRow>[] = [
     {
@@ -86,13 +74,7 @@ export function CopiedVolume() {
       render: (r) => <span className="num">{f.count(r.followers)}</span>,
       sortValue: (r) => r.followers,
     },
-    {
-      key: 'positions',
-      header: t('admin.risk.col.positions'),
-      align: 'end',
-      render: (r) => <span className="num">{f.count(r.positions)}</span>,
-      sortValue: (r) => r.positions,
-    },
+    positionsColumn(t('admin.risk.col.positions'), f),
     {
       key: 'lots',
       header: t('admin.risk.copy.col.lots'),

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { TAdminRouteName } from '../../api';
 import type { TColumn } from '../../kit/DataTable';
 import { useQuery } from '../../kit/useApi';
-import { usePolling } from './format';
+import { sortNumber, tone, usePolling, type useRiskFormat } from './format';
 
 /** A route's answer refreshed every `ms`, with what a live table needs: the error and whether nothing has come yet. */
 export function usePolledQuery<N extends TAdminRouteName>(name: N, input: TRouteInput<N>, ms: number) {
@@ -31,6 +31,34 @@ export function customerColumn<R extends { userId: string; name: string; email: 
       </Link>
     ),
     ...(sortValue ? { sortValue } : {}),
+  };
+}
+
+/** A symbol's net lots (buys minus sells), signed and coloured by its sign. */
+export function netLotsColumn<R extends { netLots: string }>(
+  header: string,
+  f: ReturnType<typeof useRiskFormat>,
+): TColumn<R> {
+  return {
+    key: 'net',
+    header,
+    align: 'end',
+    render: (r) => <strong className={`num ${tone(r.netLots) ?? ''}`}>{f.lots(r.netLots)}</strong>,
+    sortValue: (r) => sortNumber(r.netLots),
+  };
+}
+
+/** How many positions a row holds. */
+export function positionsColumn<R extends { positions: number }>(
+  header: string,
+  f: ReturnType<typeof useRiskFormat>,
+): TColumn<R> {
+  return {
+    key: 'positions',
+    header,
+    align: 'end',
+    render: (r) => <span className="num">{f.count(r.positions)}</span>,
+    sortValue: (r) => r.positions,
   };
 }
 
