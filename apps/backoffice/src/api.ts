@@ -8,6 +8,7 @@ import { FUNDING_ROUTES } from './areas/funding/routes';
 import { KYC_ROUTES } from './areas/kyc/routes';
 import { MARKET_ROUTES } from './areas/market/routes';
 import { RISK_ROUTES } from './areas/risk/routes';
+import { STRATEGY_ROUTES } from './areas/strategies/routes';
 import type { TAreaRoutes } from './areas/types';
 import { callRoute } from './lib/api';
 
@@ -30,6 +31,7 @@ export const ADMIN_ROUTES = {
   ...KYC_ROUTES,
   ...MARKET_ROUTES,
   ...RISK_ROUTES,
+  ...STRATEGY_ROUTES,
 } as const satisfies TAreaRoutes;
 
 export type TAdminRouteName = keyof typeof ADMIN_ROUTES;

@@ -6,6 +6,7 @@ import { FUNDING_PAGES } from './funding';
 import { KYC_PAGES } from './kyc';
 import { MARKET_PAGES } from './market';
 import { RISK_PAGES } from './risk';
+import { STRATEGY_PAGES } from './strategies';
 import type { TAreaPages } from './types';
 
 /** Every built module page by menu key; a key without one shows the coming-soon page. */
@@ -18,4 +19,5 @@ export const MODULE_PAGES: TAreaPages = {
   ...KYC_PAGES,
   ...MARKET_PAGES,
   ...RISK_PAGES,
+  ...STRATEGY_PAGES,
 };

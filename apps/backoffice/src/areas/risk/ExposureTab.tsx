@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../i18n';
 import { DataTable, type TColumn } from '../../kit/DataTable';
+import { BotExposure } from './BotExposure';
 import { CopiedVolume } from './CopiedVolume';
 import { sortNumber, tone, useRiskFormat } from './format';
 import { ScopeSelect, type TScope } from './ScopeSelect';
@@ -260,6 +261,7 @@ export function ExposureTab() {
       </div>
 
       <CopiedVolume />
+      <BotExposure scope={scope} />
     </div>
   );
 }

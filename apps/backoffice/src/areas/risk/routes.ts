@@ -1,7 +1,10 @@
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import { change, read, type TAreaRoutes } from '../types';
 
-/** The risk area's calls (route name to path and whether it changes state). */
+/**
+ * The risk area's calls (route name to path and whether it changes state), with the copied volume's
+ * and the bots' exposure of the exposure tab.
+ */
 export const RISK_ROUTES = {
   adminriskexposure: read(ROUTE_PATHS.adminriskexposure),
   adminriskwinners: read(ROUTE_PATHS.adminriskwinners),
@@ -15,4 +18,5 @@ export const RISK_ROUTES = {
   adminrisklevelsave: change(ROUTE_PATHS.adminrisklevelsave),
   adminrisklevelpreview: read(ROUTE_PATHS.adminrisklevelpreview),
   admincopyexposure: read(ROUTE_PATHS.admincopyexposure),
+  adminstrategyexposure: read(ROUTE_PATHS.adminstrategyexposure),
 } as const satisfies TAreaRoutes;
