@@ -258,6 +258,7 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
           '/admin/copy/relations',
           '/admin/copy/settlements',
           '/admin/copy/settings',
+          '/admin/strategies',
           '/admin/api',
           '/admin/no-such-page',
         ],

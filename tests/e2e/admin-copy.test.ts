@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { solveChallenge } from '../../apps/server/src/modules/identity/captcha';
 import { Trader } from '../../apps/server/test/trader';
-import { mailboxCode, serverAndBrowser, staffPage } from './support';
+import { createStaff, mailboxCode, serverAndBrowser, staffCall, staffPage } from './support';
 
 /**
  * The back office's copy-trading page against the real server (issue 18): traders apply to lead and
@@ -82,51 +82,6 @@ async function leaderState(trader: Trader, leaderId: number) {
 
 // ---------------------------------------------------------------------------------------------
 // Staff
-
-/** A back-office call made from a signed-in page, as its own code would (cookie and CSRF header). */
-function staffCall(page: Page, path: string, body: Record<string, unknown> = {}) {
-  return page.evaluate(
-    async ([path, body]) => {
-      const token = document.cookie
-        .split('; ')
-        .find((c) => c.startsWith('admin_csrf='))
-        ?.slice('admin_csrf='.length);
-      const response = await fetch(path as string, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-csrf-token': decodeURIComponent(token ?? ''),
-          LanguageCode: 'en',
-        },
-        body: JSON.stringify(body),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: answers of several routes
-      return { status: response.status, body: (await response.json()) as any };
-    },
-    [path, body] as const,
-  );
-}
-
-/** A staff member in a new role holding exactly `permissions`, created by the administrator. */
-async function createStaff(admin: Page, label: string, permissions: string[]) {
-  const username = `${label}${Date.now().toString(36)}`;
-  const role = await staffCall(admin, ROUTE_PATHS.adminrolesave, {
-    name: `${label} ${username}`,
-    description: '',
-    parentId: null,
-    permissions,
-  });
-  expect(role.body.success, role.body.message).toBe(true);
-  const password = 'Staff-Password-2026';
-  const staff = await staffCall(admin, ROUTE_PATHS.adminstaffcreate, {
-    username,
-    displayName: `${label} ${username.slice(-4)}`,
-    password,
-    roleIds: [role.body.data.id],
-  });
-  expect(staff.body.success, staff.body.message).toBe(true);
-  return staffPage(running.browser, base(), username, password);
-}
 
 /** Screenshots for review when COPY_SHOTS names a folder (not part of the assertions). */
 async function shot(page: Page, name: string) {
@@ -268,7 +223,7 @@ describe('copy trading in the back office', () => {
   }, async () => {
     const { context, page } = await staffPage(running.browser, base());
     const { leaderId } = await applicant('viewed');
-    const viewer = await createStaff(page, 'copyviewer', ['copy.view']);
+    const viewer = await createStaff(running, page, 'copyviewer', ['copy.view']);
     const v = viewer.page;
     await v.goto(`${base()}/admin/copy?open=${leaderId}`);
     await v.getByTestId('leader-drawer').getByTestId('leader-statistics').waitFor({ timeout: 10_000 });

@@ -8,7 +8,15 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { solveChallenge } from '../../apps/server/src/modules/identity/captcha';
 import { Trader } from '../../apps/server/test/trader';
-import { mailboxCode, newContext, serverAndBrowser, signInStaff, staffPage } from './support';
+import {
+  createStaff,
+  mailboxCode,
+  newContext,
+  serverAndBrowser,
+  signInStaff,
+  staffCall,
+  staffPage,
+} from './support';
 
 /**
  * The back office's deposits-and-withdrawals and KYC review pages against the real server (issue 17,
@@ -159,51 +167,6 @@ const balance = async (trader: Trader, accountId: number) =>
 
 // ---------------------------------------------------------------------------------------------
 // Staff
-
-/** A back-office call made from a signed-in page, as its own code would (cookie and CSRF header). */
-function staffCall(page: Page, path: string, body: Record<string, unknown> = {}) {
-  return page.evaluate(
-    async ([path, body]) => {
-      const token = document.cookie
-        .split('; ')
-        .find((c) => c.startsWith('admin_csrf='))
-        ?.slice('admin_csrf='.length);
-      const response = await fetch(path as string, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-csrf-token': decodeURIComponent(token ?? ''),
-          LanguageCode: 'en',
-        },
-        body: JSON.stringify(body),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: answers of several routes
-      return { status: response.status, body: (await response.json()) as any };
-    },
-    [path, body] as const,
-  );
-}
-
-/** A staff member in a new role holding exactly `permissions`, created by the administrator. */
-async function createStaff(admin: Page, label: string, permissions: string[]) {
-  const username = `${label}${Date.now().toString(36)}`;
-  const role = await staffCall(admin, ROUTE_PATHS.adminrolesave, {
-    name: `${label} ${username}`,
-    description: '',
-    parentId: null,
-    permissions,
-  });
-  expect(role.body.success, role.body.message).toBe(true);
-  const password = 'Staff-Password-2026';
-  const staff = await staffCall(admin, ROUTE_PATHS.adminstaffcreate, {
-    username,
-    displayName: `${label} ${username.slice(-4)}`,
-    password,
-    roleIds: [role.body.data.id],
-  });
-  expect(staff.body.success, staff.body.message).toBe(true);
-  return staffPage(running.browser, base(), username, password);
-}
 
 /** The id of a trader's waiting KYC submission, as the queue lists it. */
 async function submissionOf(admin: Page, trader: Trader): Promise<string> {
@@ -402,7 +365,7 @@ describe('withdrawals in the back office', () => {
     await shot(page, 'withdrawal-mine');
 
     // A colleague holding funding.review gives the second approval: the payout goes out.
-    const second = await createStaff(page, 'cashier', ['funding.view', 'funding.review']);
+    const second = await createStaff(running, page, 'cashier', ['funding.view', 'funding.review']);
     await second.page.goto(`${base()}/admin/funding?open=${large}`);
     const theirs = second.page.getByTestId('withdrawal-drawer');
     await theirs.getByTestId('drawer-flags').waitFor();
@@ -512,7 +475,7 @@ describe('permissions in the back office', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ reference, amount: 1_000, currency: 'USD' }),
     });
-    const viewer = await createStaff(page, 'viewer', ['funding.view', 'kyc.view']);
+    const viewer = await createStaff(running, page, 'viewer', ['funding.view', 'kyc.view']);
     const v = viewer.page;
 
     // KYC: the submission and its files, no Approve or Reject.

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../apps/server/test/helpers';
 import { Trader } from '../../apps/server/test/trader';
-import { serverAndBrowser, staffPage } from './support';
+import { serverAndBrowser, staffCall, staffPage } from './support';
 
 /**
  * The issue's broker scenario across areas: a role and a staff member, a restricted account that
@@ -13,30 +12,6 @@ import { serverAndBrowser, staffPage } from './support';
  * Each area's own browser test drives its page in detail; this one checks they add up.
  */
 const running = serverAndBrowser();
-
-/** A back-office call made from the signed-in page, as its own code would (cookie and CSRF header). */
-function call(page: Page, path: string, body: Record<string, unknown> = {}) {
-  return page.evaluate(
-    async ([path, body]) => {
-      const csrf = document.cookie
-        .split('; ')
-        .find((c) => c.startsWith('admin_csrf='))
-        ?.slice('admin_csrf='.length);
-      const response = await fetch(path as string, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-csrf-token': decodeURIComponent(csrf ?? ''),
-          LanguageCode: 'en',
-        },
-        body: JSON.stringify(body),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: answers of several routes
-      return { status: response.status, body: (await response.json()) as any };
-    },
-    [path, body] as const,
-  );
-}
 
 async function spreadOf(symbol: string): Promise<number> {
   const answer = await new ApiClient(running.server.baseUrl).post(ROUTE_PATHS.currencydetail, { symbol });
@@ -50,14 +25,14 @@ describe('a broker’s changes add up, and the operation history shows them all'
     const { context, page } = await staffPage(running.browser, running.server.baseUrl);
 
     // A role that may look at customers but not restrict them, and a staff member in it.
-    const role = await call(page, ROUTE_PATHS.adminrolesave, {
+    const role = await staffCall(page, ROUTE_PATHS.adminrolesave, {
       name: 'Desk viewer',
       description: 'Reads customers',
       parentId: null,
       permissions: ['users.view'],
     });
     expect(role.body.success, role.body.message).toBe(true);
-    const staff = await call(page, ROUTE_PATHS.adminstaffcreate, {
+    const staff = await staffCall(page, ROUTE_PATHS.adminstaffcreate, {
       username: 'desk1',
       displayName: 'Desk One',
       password: 'Desk-Password-2026',
@@ -66,7 +41,7 @@ describe('a broker’s changes add up, and the operation history shows them all'
     expect(staff.body.success, staff.body.message).toBe(true);
 
     // The administrator restricts opening on the trader's account: the next order is refused.
-    const restricted = await call(page, ROUTE_PATHS.admincustomerrestrict, {
+    const restricted = await staffCall(page, ROUTE_PATHS.admincustomerrestrict, {
       userId: trader.userId,
       accountId,
       restrictions: {
@@ -85,10 +60,10 @@ describe('a broker’s changes add up, and the operation history shows them all'
 
     // A wider BTCUSDT spread reaches the portal's quotes within a second.
     const before = await spreadOf('BTCUSDT');
-    const instruments = await call(page, ROUTE_PATHS.adminmarketinstruments);
+    const instruments = await staffCall(page, ROUTE_PATHS.adminmarketinstruments);
     const btc = instruments.body.data.items.find((i: { symbol: string }) => i.symbol === 'BTCUSDT');
     const started = Date.now();
-    const saved = await call(page, ROUTE_PATHS.adminmarketinstrumentsave, {
+    const saved = await staffCall(page, ROUTE_PATHS.adminmarketinstrumentsave, {
       symbol: 'BTCUSDT',
       version: btc.version,
       config: { ...btc.config, markupPoints: btc.config.markupPoints + 5000 },
@@ -101,7 +76,7 @@ describe('a broker’s changes add up, and the operation history shows them all'
 
     // The new staff member sees customers but the server refuses the restriction call (403).
     const desk = await staffPage(running.browser, running.server.baseUrl, 'desk1', 'Desk-Password-2026');
-    const forbidden = await call(desk.page, ROUTE_PATHS.admincustomerrestrict, {
+    const forbidden = await staffCall(desk.page, ROUTE_PATHS.admincustomerrestrict, {
       userId: trader.userId,
       accountId,
       restrictions: {

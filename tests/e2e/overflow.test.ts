@@ -93,6 +93,8 @@ const BACKOFFICE_PAGES = [
   '/copy/relations',
   '/copy/settlements',
   '/copy/settings',
+  '/strategies',
+  '/strategies?state=all',
   '/api',
 ];
 

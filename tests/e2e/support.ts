@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { freshDatabaseUrl } from '../../apps/server/test/helpers';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-Password-2026';
@@ -188,6 +189,59 @@ export async function staffPage(
   const page = await context.newPage();
   await signInStaff(page, baseUrl, username, password);
   return { context, page };
+}
+
+/** A back-office call made from a signed-in page, as its own code would (cookie and CSRF header). */
+export function staffCall(page: Page, path: string, body: Record<string, unknown> = {}) {
+  return page.evaluate(
+    async ([path, body]) => {
+      const token = document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('admin_csrf='))
+        ?.slice('admin_csrf='.length);
+      const response = await fetch(path as string, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-csrf-token': decodeURIComponent(token ?? ''),
+          LanguageCode: 'en',
+        },
+        body: JSON.stringify(body),
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: answers of several routes
+      return { status: response.status, body: (await response.json()) as any };
+    },
+    [path, body] as const,
+  );
+}
+
+/**
+ * A staff member in a new role holding exactly `permissions`, created by the administrator signed in
+ * on `admin`, and signed in to a browser context of their own.
+ */
+export async function createStaff(
+  running: { browser: Browser; server: TRunningServer },
+  admin: Page,
+  label: string,
+  permissions: string[],
+) {
+  const username = `${label}${Date.now().toString(36)}`;
+  const role = await staffCall(admin, ROUTE_PATHS.adminrolesave, {
+    name: `${label} ${username}`,
+    description: '',
+    parentId: null,
+    permissions,
+  });
+  expect(role.body.success, role.body.message).toBe(true);
+  const password = 'Staff-Password-2026';
+  const staff = await staffCall(admin, ROUTE_PATHS.adminstaffcreate, {
+    username,
+    displayName: `${label} ${username.slice(-4)}`,
+    password,
+    roleIds: [role.body.data.id],
+  });
+  expect(staff.body.success, staff.body.message).toBe(true);
+  return staffPage(running.browser, running.server.baseUrl, username, password);
 }
 
 /**
