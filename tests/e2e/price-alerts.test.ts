@@ -10,7 +10,7 @@ import { newTrader, openPage, signedIn } from './traders';
  * Price alerts in the terminal against the real server (issue 21, item 18), with a hand-driven market
  * (FEED=off, /dev/feed/tick) and a local push service that decrypts what the server sends as a
  * browser would: a trader adds an alert from the chart's bell, sees it as a dashed line on the chart
- * and in the Alerts tab, the bid crosses it, the toast appears within a second, the email and the
+ * and in the Alerts tab, opens the dialog at a price with a right click on the chart, the bid crosses it, the toast appears within a second, the email and the
  * Web Push message arrive, and the alert shows as fired. Screenshots of the dialog and the list go to
  * SHOTS_DIR when it is set (1440 and 375 px, English and German, white and dark themes).
  */
@@ -117,6 +117,15 @@ describe('price alerts in the terminal', () => {
     await expect(page.getByTestId('alerts-count').textContent()).resolves.toContain('1');
     await shoot(page, 'list-en-1440-navy');
     expect(await axeFindings(page)).toEqual([]);
+
+    // A right click on the chart opens the dialog at the price under the pointer.
+    await page.getByTestId('trade-chart').click({ button: 'right', position: { x: 450, y: 30 } });
+    await dialog.waitFor();
+    const picked = Number(await page.getByTestId('alert-price').inputValue());
+    expect(picked).toBeGreaterThan(2003);
+    await expect(page.getByTestId('alert-condition-above').isChecked()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
 
     // The bid crosses the level: the toast within a second, then the mail and the push message.
     await quote('2002.50');

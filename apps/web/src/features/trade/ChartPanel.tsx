@@ -406,6 +406,7 @@ export function ChartPanel({
           drawings={drawingState}
           onNeedOlder={candles.loadOlder}
           onDragEnd={onDragEnd}
+          onPriceMenu={(price) => alerts.openDialog({ symbol, digits, bid: quote?.bid ?? null, price })}
         />
         {quickTrade && settings.display.floatLayer && state.accountId > 0 && (
           <QuickTrade symbol={symbol} quote={quote} spec={spec} digits={digits} />

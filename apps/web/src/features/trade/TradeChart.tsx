@@ -138,6 +138,7 @@ export function TradeChart({
   lines,
   markers,
   onDragEnd,
+  onPriceMenu,
   indicators = [],
   drawings,
   ...data
@@ -150,6 +151,8 @@ export function TradeChart({
   markers: readonly TChartMarker[];
   /** Resolves once the change is settled (sent, refused or cancelled). */
   onDragEnd(line: TChartLine, price: string): Promise<void>;
+  /** A right click on the chart: the price under the pointer, in the symbol's digits (add an alert there). */
+  onPriceMenu?(price: string): void;
 }) {
   const { candles, digits, timeframe } = data;
   const wrapRef = useRef<HTMLDivElement>(null);
@@ -166,6 +169,8 @@ export function TradeChart({
   dragEndRef.current = onDragEnd;
   const digitsRef = useRef(digits);
   digitsRef.current = digits;
+  const priceMenuRef = useRef(onPriceMenu);
+  priceMenuRef.current = onPriceMenu;
   const [hoverLine, setHoverLine] = useState(false);
   const [outside, setOutside] = useState<{ id: string; edge: 'top' | 'bottom' }[]>([]);
   const outsideKey = useRef('');
@@ -357,6 +362,14 @@ export function TradeChart({
     const onUp = (event: PointerEvent) => release(event, true);
     const onCancel = (event: PointerEvent) => release(event, false);
     const onLeave = () => setHoverLine(false);
+    const onContextMenu = (event: MouseEvent) => {
+      const raw = seriesRef.current?.coordinateToPrice(event.clientY - wrap.getBoundingClientRect().top);
+      if (!priceMenuRef.current || raw === null || raw === undefined || !Number.isFinite(raw) || raw <= 0)
+        return;
+      event.preventDefault();
+      priceMenuRef.current(raw.toFixed(digitsRef.current));
+    };
+    wrap.addEventListener('contextmenu', onContextMenu);
     wrap.addEventListener('pointerdown', onDown, { capture: true });
     wrap.addEventListener('pointermove', onMove);
     wrap.addEventListener('pointerup', onUp);
@@ -368,6 +381,7 @@ export function TradeChart({
       wrap.removeEventListener('pointerup', onUp);
       wrap.removeEventListener('pointercancel', onCancel);
       wrap.removeEventListener('pointerleave', onLeave);
+      wrap.removeEventListener('contextmenu', onContextMenu);
     };
   }, []);
 
