@@ -13,6 +13,15 @@ export interface TRawConnection {
   rows<R = Record<string, unknown>>(sqlText: string): Promise<R[]>;
 }
 
+/** A connection of its own, outside the pool, that stays open until closed (the engine lease). */
+export interface TSession {
+  rows<R = Record<string, unknown>>(sqlText: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Called once when the connection ends for any reason (closed, terminated by the server, lost). */
+  onEnd(listener: (error: Error | null) => void): void;
+  /** Ends the connection at once (the server releases its session-level locks). */
+  close(): Promise<void>;
+}
+
 export interface TDatabase {
   db: TDb;
   kind: 'pglite' | 'postgres';
@@ -25,6 +34,11 @@ export interface TDatabase {
   run(name: string, sqlText: string, params: readonly string[]): Promise<void>;
   /** Runs fn on one pinned connection, for session-scoped work such as advisory locks. */
   withConnection<T>(fn: (connection: TRawConnection) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL server only: opens a session of its own, outside the pool, named `applicationName`
+   * in pg_stat_activity. PGlite has one session, inside this process, and none to give.
+   */
+  session?(applicationName: string): Promise<TSession>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -167,6 +181,50 @@ export async function openDatabase(options: {
         } finally {
           connection.release();
         }
+      },
+      session: async (applicationName) => {
+        const client = new pg.Client({
+          connectionString: options.url,
+          application_name: applicationName,
+          connectionTimeoutMillis: 10_000,
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 5_000,
+        });
+        let ended = false;
+        let endError: Error | null = null;
+        const listeners: ((error: Error | null) => void)[] = [];
+        const end = (error: Error | null) => {
+          if (ended) return;
+          ended = true;
+          endError = error;
+          for (const listener of listeners.splice(0)) listener(error);
+        };
+        // A session the server ends (terminated, database dropped, server restart) must not crash
+        // the process: its owner hears of it through onEnd.
+        client.on('error', (error) => end(error));
+        client.on('end', () => end(null));
+        await client.connect();
+        return {
+          // biome-ignore lint/suspicious/noExplicitAny: rows are typed by the caller
+          rows: async (text, params) => (await client.query(text, params as any[])).rows as any[],
+          onEnd: (listener) => {
+            if (ended) listener(endError);
+            else listeners.push(listener);
+          },
+          close: async () => {
+            end(null);
+            // A server that no longer answers (a partition) would keep end() waiting: the socket
+            // goes after 2 s regardless.
+            const closing = client.end().catch(() => undefined);
+            const timer = setTimeout(() => {
+              (
+                client as unknown as { connection?: { stream?: { destroy(): void } } }
+              ).connection?.stream?.destroy();
+            }, 2_000);
+            await closing;
+            clearTimeout(timer);
+          },
+        };
       },
       ping: async () => {
         await pool.query('select 1');

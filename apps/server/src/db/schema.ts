@@ -10,6 +10,7 @@ import type { TFilesSchema } from '../modules/files/schema';
 import type { TFundingSchema } from '../modules/funding/schema';
 import type { TIdentitySchema } from '../modules/identity/schema';
 import type { TKycSchema } from '../modules/kyc/schema';
+import type { TLeadershipSchema } from '../modules/leadership/schema';
 import type { TLiquiditySchema } from '../modules/liquidity/schema';
 import type { TMarketSchema } from '../modules/market/schema';
 import type { TNotifySchema } from '../modules/notify/schema';
@@ -40,6 +41,7 @@ export interface TDatabaseSchema
     TFundingSchema,
     TIdentitySchema,
     TKycSchema,
+    TLeadershipSchema,
     TLiquiditySchema,
     TMarketSchema,
     TNotifySchema,
