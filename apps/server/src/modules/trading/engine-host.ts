@@ -17,6 +17,7 @@ import type { MarketService, TTick } from '../market';
 import { tenantIds } from '../tenancy';
 import {
   captureBatchItem,
+  isFencedOff,
   loadSnapshot,
   persistBatch,
   type TAccountOwner,
@@ -50,6 +51,18 @@ export const NONCE_KEEP_MS = 120_000;
 
 export type TEngineListener = (events: readonly TEngineEvent[]) => void;
 
+/**
+ * The engine lease as the engine sees it (the leadership module's EngineLease, ADR 013): the epoch
+ * its commits carry while this instance leads (null: it does not, and nothing is written), the
+ * question asked after a failed commit, and the way to give an epoch up.
+ */
+export interface TEngineLease {
+  readonly epoch: number | null;
+  confirm(epoch: number): Promise<boolean>;
+  lost(epoch: number, reason: string): void;
+  onChange(listener: (epoch: number | null) => void): () => void;
+}
+
 /** Same key as the engine's own idempotency scope: per account, or engine-wide. */
 export const idempotencyKey = (command: TCommand) =>
   `${'accountId' in command ? String(command.accountId) : '*'}:${command.clientKey}`;
@@ -61,6 +74,11 @@ export const idempotencyKey = (command: TCommand) =>
  * while a transaction is in flight are written together by the next one). If a commit fails, every
  * waiting command is refused and the engine is rebuilt from the database, so memory never keeps
  * what the database does not have.
+ *
+ * With a lease (ADR 013) every commit carries the lease's epoch and the database refuses it once a
+ * newer epoch exists. When the lease is lost, or a commit is fenced off, the host steps down at
+ * once: everything waiting is refused, new commands are refused (-9005), ticks are ignored; when
+ * the lease is won again it rebuilds from the database and leads again.
  */
 export class EngineHost {
   private engine: TradingEngine;
@@ -88,7 +106,18 @@ export class EngineHost {
   private readonly createdByKey = new Map<string, number>();
   /** Each account row as last committed by a group commit (SQL text), to skip unchanged rows. */
   private readonly written = new Map<number, string>();
-  readonly stats = { batches: 0, items: 0, largestBatch: 0, tickEvents: 0, failures: 0, commitMs: 0 };
+  /** False while the lease is not held: nothing is applied or written. */
+  private leading = true;
+  readonly stats = {
+    batches: 0,
+    items: 0,
+    largestBatch: 0,
+    tickEvents: 0,
+    failures: 0,
+    commitMs: 0,
+    /** Commits the database refused because a newer epoch existed. */
+    fenced: 0,
+  };
 
   constructor(
     private readonly database: TDatabase,
@@ -96,10 +125,72 @@ export class EngineHost {
     config?: TEngineConfig,
     private readonly log: (error: unknown, message: string) => void = (error, message) =>
       console.error(message, error),
+    /** Without one (a test's second engine on a database), commits carry no epoch. */
+    private readonly lease: TEngineLease | null = null,
   ) {
     this.config = config ?? { instruments: DEFAULT_INSTRUMENTS.map((spec) => compileInstrument(spec)) };
     this.engine = new TradingEngine(this.config);
     for (const terms of this.config.instruments) this.digitsBySymbol.set(terms.symbol, terms.digits);
+    this.leading = lease === null || lease.epoch !== null;
+    lease?.onChange((epoch) => {
+      if (epoch === null) this.stepDown();
+      else void this.lead();
+    });
+  }
+
+  /** Whether this engine leads (holds the lease, or runs without one). */
+  get isLeading(): boolean {
+    return this.leading;
+  }
+
+  /**
+   * Stops writing at once: everything waiting for a commit is refused (a group already sent is
+   * decided by the database: it commits only if its epoch is still current, and then it may be
+   * acknowledged), new commands are refused and ticks are ignored until the lease is won again.
+   */
+  private stepDown() {
+    if (!this.leading) return;
+    this.leading = false;
+    const refused = this.waiting.splice(0);
+    const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
+    for (const w of refused) w.reject(failure);
+    this.log(
+      null,
+      `trading engine: stepped down (the lease is lost); ${refused.length} waiting items refused`,
+    );
+    // Memory may hold what refused commits carried: back to what is committed, for the reads.
+    this.rebuild().catch((error: unknown) =>
+      this.log(error, 'trading engine: reload after stepping down failed'),
+    );
+  }
+
+  /** The lease is won again: rebuild from the database (which now holds every acknowledged commit), then lead. */
+  private async lead() {
+    await this.idle();
+    const epoch = this.lease?.epoch;
+    if (epoch === null || epoch === undefined) return;
+    await this.rebuild(() => {
+      this.leading = this.lease?.epoch === epoch;
+    }).catch((error: unknown) => {
+      this.log(error, 'trading engine: rebuild after winning the lease failed');
+      this.lease?.lost(epoch, 'the engine could not be rebuilt from the database');
+    });
+  }
+
+  /**
+   * Rebuilds the engine from the database, one rebuild at a time; commands wait for it and ticks
+   * are skipped meanwhile. `then` runs before any waiting command does.
+   */
+  private async rebuild(then?: () => void): Promise<void> {
+    while (this.reloading) await this.reloading;
+    const run = this.reload().then(then);
+    // Commands waiting for it go on either way (a failed rebuild refuses them in its own way).
+    this.reloading = run
+      .catch(() => undefined)
+      .finally(() => {
+        this.reloading = null;
+      });
+    await run;
   }
 
   digits(symbol: string): number | undefined {
@@ -434,6 +525,7 @@ export class EngineHost {
     limit: { perOwner: number; sameKind: (view: TAccountView) => boolean; perBroker: number | null },
   ): Promise<TApplyResult> {
     if (this.reloading) return this.reloading.then(() => this.openAccount(command, owner, limit));
+    if (!this.leading) return Promise.reject(new AppError(AppErrorCode.SERVICE_UNAVAILABLE));
     // The same key sent again while (or after) its account is made: the first answer, whatever
     // account id this request was given.
     const made = this.createdByKey.get(command.clientKey);
@@ -473,6 +565,7 @@ export class EngineHost {
     // While the engine is rebuilt after a failed commit, commands wait for the rebuilt engine:
     // applied to the old one, they would be committed but missing from memory.
     if (this.reloading) return this.reloading.then(() => this.submit(command, owner, nonce));
+    if (!this.leading) return Promise.reject(new AppError(AppErrorCode.SERVICE_UNAVAILABLE));
     const key = idempotencyKey(command);
     const known = this.results.get(key);
     if (known) {
@@ -516,8 +609,8 @@ export class EngineHost {
 
   /** Feeds one accepted tick; fired triggers, margin calls and stop-outs are written like commands. */
   onTick(tick: TTick) {
-    // Ticks during a rebuild are skipped; the next one is checked against every trigger.
-    if (this.reloading) return;
+    // Ticks during a rebuild or without the lease are skipped; the next one is checked against every trigger.
+    if (this.reloading || !this.leading) return;
     const events = this.engine.onTick(tick.symbol, tick.bid, tick.ask, tick.time);
     if (events.length === 0) return;
     this.stats.tickEvents += events.length;
@@ -539,6 +632,7 @@ export class EngineHost {
   }
 
   private enqueue(item: TBatchItem): Promise<void> {
+    if (!this.leading) return Promise.reject(new AppError(AppErrorCode.SERVICE_UNAVAILABLE));
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
       this.flushing ??= this.flushLoop();
@@ -558,15 +652,22 @@ export class EngineHost {
     }
   }
 
-  /** Commits one group; on failure, refuses it and everything waiting, and rebuilds the engine. */
+  /**
+   * Commits one group; on failure, refuses it and everything waiting, and rebuilds the engine — or,
+   * when the failure means the lease is gone (fenced off, or not confirmed), steps down instead.
+   */
   private async flushOnce(): Promise<void> {
     const batch = this.waiting.splice(0, MAX_BATCH);
     const t0 = performance.now();
+    const epoch = this.lease ? this.lease.epoch : undefined;
     try {
+      // Without the lease nothing is sent (stepDown refused the rest already).
+      if (epoch === null) throw new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
       await persistBatch(
         this.database,
         batch.map((w) => w.item),
         this.written,
+        epoch,
       );
       this.stats.commitMs += performance.now() - t0;
       this.stats.batches++;
@@ -578,6 +679,22 @@ export class EngineHost {
       const refused = [...batch, ...this.waiting.splice(0)];
       const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
       for (const w of refused) w.reject(failure);
+      if (epoch === null) return;
+      if (epoch !== undefined && this.lease) {
+        if (isFencedOff(error)) {
+          this.stats.fenced++;
+          this.log(
+            error,
+            `trading engine: commit of ${batch.length} items refused, epoch ${epoch} is fenced off`,
+          );
+          this.lease.lost(epoch, 'a commit was fenced off by a newer epoch');
+          return;
+        }
+        if (!(await this.lease.confirm(epoch))) {
+          this.log(error, `trading engine: commit of ${batch.length} items failed and the lease is gone`);
+          return;
+        }
+      }
       this.log(error, `trading engine: commit of ${batch.length} items failed; rebuilding from the database`);
       // Memory ran ahead of the database: go back to what is committed.
       this.reloading = this.reload()

@@ -624,6 +624,22 @@ const STATEMENTS: Record<TPart, (select: string) => string> = {
 
 const commitStatements = new Map<number, { name: string; text: string }>();
 
+/** SQLSTATE of engine_fence's refusal: a newer epoch exists (migration 028, ADR 013). */
+export const FENCED_OFF = 'BF001';
+
+/** Whether a commit failed because its epoch was fenced off by a newer leader's. */
+export function isFencedOff(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === FENCED_OFF;
+}
+
+/**
+ * The fenced commit's main query, which runs before the data-modifying CTEs. engine_fence is the
+ * leadership module's (migration 028): it holds the epoch row FOR SHARE, so a newer leader's bump
+ * of the epoch waits for this commit to end, and raises BF001 when the row no longer has this epoch
+ * (read committed re-checks the newest version), which undoes the whole statement.
+ */
+const fence = (param: number) => `select engine_fence($${param}::bigint)`;
+
 /**
  * The group commit as ONE statement: a data-modifying CTE for each part that has rows, in PART_ORDER
  * (positions and pending orders get a delete and an upsert on disjoint ids). One statement is one
@@ -631,9 +647,14 @@ const commitStatements = new Map<number, { name: string; text: string }>();
  * PostgreSQL prepares each shape once per connection; a market order's group is always the same
  * shape. Against multi-row INSERTs with literal values, PostgreSQL spends about a third less CPU
  * per order: it parses no literals (ADR 009, bench/RESULTS.md).
+ *
+ * A fenced statement (the engine's, ADR 013) ends with the fence (see `fence`), the leader's epoch
+ * as its last parameter: a refusal (SQLSTATE BF001) undoes the whole statement. Unfenced statements
+ * (`select 1`) are for engines outside a lease (tests' scratch engines).
  */
-export function commitStatement(mask: number): { name: string; text: string } {
-  let statement = commitStatements.get(mask);
+export function commitStatement(mask: number, fenced = false): { name: string; text: string } {
+  const key = fenced ? -mask : mask;
+  let statement = commitStatements.get(key);
   if (!statement) {
     const ctes: string[] = [];
     let next = 1;
@@ -642,8 +663,13 @@ export function commitStatement(mask: number): { name: string; text: string } {
       ctes.push(`p${i} as (${STATEMENTS[part](unnestSelect(part, next))})`);
       next += PARTS[part].length;
     });
-    statement = { name: `engine_commit_${mask}`, text: `with ${ctes.join(',\n')}\nselect 1` };
-    commitStatements.set(mask, statement);
+    statement = fenced
+      ? {
+          name: `engine_commit_f${mask}`,
+          text: `with ${ctes.join(',\n')}\n${fence(next)}`,
+        }
+      : { name: `engine_commit_${mask}`, text: `with ${ctes.join(',\n')}\nselect 1` };
+    commitStatements.set(key, statement);
   }
   return statement;
 }
@@ -667,12 +693,14 @@ class Columns {
 /**
  * Writes one group of accepted commands and ticks in one statement (see commitStatement). An
  * account row equal to the one last written is left out: a market order without commission
- * changes positions, not the account row.
+ * changes positions, not the account row. With `epoch`, the statement is fenced: the database
+ * refuses it (isFencedOff) unless that epoch is still the engine lease's current one.
  */
 export async function persistBatch(
   database: TDatabase,
   items: readonly TBatchItem[],
   written?: Map<number, string>,
+  epoch?: number,
 ): Promise<void> {
   const parts = Object.fromEntries(PART_ORDER.map((part) => [part, new Columns(part)])) as Record<
     TPart,
@@ -882,7 +910,9 @@ export async function persistBatch(
     for (const column of parts[part].values) params.push(arrayText(column));
   });
   if (mask === 0) return;
-  const { name, text } = commitStatement(mask);
+  const fenced = epoch !== undefined;
+  if (fenced) params.push(String(epoch));
+  const { name, text } = commitStatement(mask, fenced);
   await database.run(name, text, params);
   // Only once committed: the rows the database now holds.
   if (written) for (const [id, text] of accountTexts) written.set(id, text);
