@@ -37,6 +37,7 @@ import {
   finishWithdrawals,
 } from './modules/funding';
 import { OidcSandbox, QrLogin } from './modules/identity';
+import { EngineLease } from './modules/leadership';
 import { LiquidityService } from './modules/liquidity';
 import { createFeed, MarketService } from './modules/market';
 import {
@@ -87,6 +88,18 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   const database =
     options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   await migrate(database);
+  // The engine's lease before anything starts: a second instance on the same database without a
+  // bus is refused here (EngineLeaseHeldError; main.ts prints why and exits 78), ADR 013.
+  let lease: EngineLease;
+  try {
+    lease = await EngineLease.acquire(database, {
+      info: (message) => app.log.info(message),
+      error: (message) => app.log.error(message),
+    });
+  } catch (error) {
+    if (!options.database) await database.close().catch(() => undefined);
+    throw error;
+  }
   await loadServerCatalogs();
 
   const redis = config.REDIS_URL
@@ -103,8 +116,12 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   // /metrics) run in demo mode only: a production start without DEMO_MODE has none of them.
   const mailCatcher = config.DEMO_MODE && !config.SMTP_URL ? new MailCatcher() : null;
   const catcherPort = mailCatcher ? await mailCatcher.start(config.MAIL_CATCHER_PORT) : 0;
-  const engine = new EngineHost(database, market, undefined, (error, message) =>
-    app.log.error({ err: error }, message),
+  const engine = new EngineHost(
+    database,
+    market,
+    undefined,
+    (error, message) => app.log.error({ err: error }, message),
+    lease,
   );
   const oidcSandbox = config.DEMO_MODE && config.OIDC_SANDBOX_PORT !== 'off' ? new OidcSandbox() : null;
   if (oidcSandbox) await oidcSandbox.start(config.OIDC_SANDBOX_PORT as number);
@@ -241,13 +258,26 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     };
     const db = await check(() => database.ping());
     const redisStatus = await services.redisStatus();
-    const healthy = db.status === 'ok' && redisStatus !== 'down';
+    // Without a bus the one instance must lead the engine to trade: a lost lease (being won back)
+    // is unavailable. With the bus (a later milestone) a standby serves and forwards.
+    const leading = lease.epoch !== null && engine.isLeading;
+    const healthy = db.status === 'ok' && redisStatus !== 'down' && leading;
+    const { role, epoch, lease: kind, instance, since, losses } = lease.status();
     return reply.code(healthy ? 200 : 503).send({
       status: healthy ? 'ok' : 'unavailable',
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       parts: {
         database: { ...db, kind: database.kind },
         redis: { status: redisStatus },
+        engine: {
+          status: leading ? 'ok' : 'down',
+          role: leading ? role : 'standby',
+          epoch,
+          lease: kind,
+          instance,
+          since,
+          leaseLosses: losses,
+        },
       },
     });
   });
@@ -333,9 +363,47 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       this.set(stream.connections);
     },
   });
+  const engineLeader = new client.Gauge({
+    name: 'engine_leader',
+    help: 'Whether this instance holds the trading engine lease and leads the engine (1) or not (0)',
+    registers: [registry],
+    collect() {
+      this.set(lease.epoch !== null && engine.isLeading ? 1 : 0);
+    },
+  });
+  const engineEpoch = new client.Gauge({
+    name: 'engine_epoch',
+    help: 'The epoch of the engine lease this instance holds (0 when it holds none)',
+    registers: [registry],
+    collect() {
+      this.set(lease.epoch ?? 0);
+    },
+  });
+  const leaseLosses = new client.Counter({
+    name: 'engine_lease_losses_total',
+    help: 'Engine leases this instance lost since it started',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(lease.status().losses);
+    },
+  });
+  const fencedCommits = new client.Counter({
+    name: 'engine_commits_fenced_total',
+    help: 'Group commits the database refused because a newer engine epoch existed',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(engine.stats.fenced);
+    },
+  });
   void ticks;
   void filtered;
   void connections;
+  void engineLeader;
+  void engineEpoch;
+  void leaseLosses;
+  void fencedCommits;
   await registerPages(app, services);
 
   return {
@@ -352,6 +420,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
         () => app.close(),
         () => market.stop(),
         () => engine.stop(),
+        // After the last commit: the next instance's epoch bump finds nothing in flight.
+        () => lease.release(),
         () => mailer.close(),
         () => mailCatcher?.stop(),
         () => oidcSandbox?.stop(),

@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseConnectError } from './db/errors';
+import { EngineLeaseHeldError } from './modules/leadership';
 import { seed } from './seed';
 
 function describeProxyTrust(trust: false | string[]): string {
@@ -26,6 +27,11 @@ async function main() {
     // A database that cannot be reached is a setting to fix, like any other bad value.
     if (error instanceof DatabaseConnectError) {
       console.error(`DATABASE_URL: ${error.message}`);
+      process.exit(78);
+    }
+    // Another instance leads the engine on this database and there is no bus (ADR 013).
+    if (error instanceof EngineLeaseHeldError) {
+      console.error(error.message);
       process.exit(78);
     }
     throw error;
