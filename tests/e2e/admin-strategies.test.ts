@@ -114,6 +114,9 @@ describe('strategy bots in the back office', () => {
     await drawer.getByTestId('strategy-log').waitFor({ timeout: 10_000 });
     expect(await drawer.getByTestId('strategy-drawer-state').getAttribute('data-state')).toBe('running');
     expect(await drawer.getByTestId('strategy-params').textContent()).toContain('Volume multiplier');
+    // its round: the first order and the adds' prices (3 adds), none filled yet
+    expect(await drawer.getByTestId('strategy-round').textContent()).toContain('Adds filled in this round0');
+    expect(await drawer.getByTestId('strategy-levels').locator('li').count()).toBe(4);
     expect(await drawer.getByTestId('strategy-log').textContent()).toContain('Started');
     expect(new URL(page.url()).searchParams.get('open')).toBe(String(martingale.strategy_id));
     await shot(page, 'strategies-drawer');

@@ -118,7 +118,7 @@ describe('strategy bots in the back office', () => {
       ['admin.strategies.param.stepPercent', '0.50%'],
       ['admin.strategies.param.multiplier', '× 2'],
       ['admin.strategies.param.maxAdds', '3'],
-      ['admin.strategies.param.takeProfitPercent', '0.30%'],
+      ['admin.strategies.param.roundTakeProfit', '0.30%'],
       ['admin.strategies.param.cycle', 'admin.strategies.cycle.stop'],
     ]);
   });

@@ -193,19 +193,50 @@ function BotBody({ bot, log }: { bot: TAdminBot; log: readonly TBotLogEntry[] })
         />
       </DrawerSection>
 
+      {bot.round ? (
+        <DrawerSection title={t('admin.strategies.drawer.round')} testId="strategy-round">
+          <Facts
+            items={[
+              [t('admin.strategies.round.number'), format.count(bot.round.number)],
+              [t('admin.strategies.round.completed'), format.count(bot.round.completed)],
+              [t('admin.strategies.round.adds'), format.count(bot.round.adds)],
+              [
+                t('admin.strategies.round.average'),
+                bot.round.averagePrice ? format.price(bot.round.averagePrice) : '—',
+              ],
+              [
+                t('admin.strategies.round.takeProfit'),
+                bot.round.takeProfit ? format.price(bot.round.takeProfit) : '—',
+              ],
+            ]}
+          />
+        </DrawerSection>
+      ) : null}
+
       {bot.levels.length > 0 ? (
         <DrawerSection
           title={t(
-            bot.kind === 'grid' ? 'admin.strategies.drawer.levels' : 'admin.strategies.drawer.firstPrice',
+            bot.kind === 'grid' ? 'admin.strategies.drawer.levels' : 'admin.strategies.drawer.roundPrices',
           )}
           testId="strategy-levels"
         >
           <ol className="sg-levels">
-            {[...bot.levels].reverse().map((level, i) => (
-              <li key={`${level}-${i}`} className="num">
-                {format.price(level)}
-              </li>
-            ))}
+            {bot.kind === 'grid'
+              ? [...bot.levels].reverse().map((level, i) => (
+                  <li key={`${level}-${i}`} className="num">
+                    {format.price(level)}
+                  </li>
+                ))
+              : bot.levels.map((level, k) => (
+                  <li key={`${level}-${k}`}>
+                    <span className="sg-muted">
+                      {k === 0
+                        ? t('admin.strategies.round.first')
+                        : t('admin.strategies.round.add', { n: k })}
+                    </span>{' '}
+                    <span className="num">{format.price(level)}</span>
+                  </li>
+                ))}
           </ol>
         </DrawerSection>
       ) : null}
@@ -224,6 +255,16 @@ function BotBody({ bot, log }: { bot: TAdminBot; log: readonly TBotLogEntry[] })
                   <span className="sg-log-what">
                     <strong>{actionKey ? t(actionKey) : entry.action}</strong>
                     {entry.price ? <span className="num">{format.price(entry.price)}</span> : null}
+                    {entry.volume ? (
+                      <span className="num">
+                        {t('admin.strategies.log.lots', { lots: format.lots(entry.volume) })}
+                      </span>
+                    ) : null}
+                    {entry.profit ? (
+                      <span className={`num ${tone(entry.profit) ?? ''}`}>
+                        {format.signedMoney(entry.profit, bot.currency)}
+                      </span>
+                    ) : null}
                     {entry.detail ? (
                       <span className="sg-muted">{words ? t(words.key, words.values) : entry.detail}</span>
                     ) : null}

@@ -216,9 +216,9 @@ export function paramFacts(
           ['admin.strategies.param.stepPercent', percent(spec.params.stepPercent)],
           ['admin.strategies.param.multiplier', `× ${spec.params.multiplier}`],
           ['admin.strategies.param.maxAdds', count(spec.params.maxAdds)],
-          ['admin.strategies.param.takeProfitPercent', percent(spec.params.takeProfitPercent)],
+          ['admin.strategies.param.roundTakeProfit', percent(spec.params.takeProfitPercent)],
           [
-            'admin.strategies.param.stopLossPercent',
+            'admin.strategies.param.roundStopLoss',
             spec.params.stopLossPercent && percent(spec.params.stopLossPercent),
           ],
           [
