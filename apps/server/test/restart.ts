@@ -15,7 +15,7 @@ import type { Trader } from './trader';
  * in the file's data folder (not in memory), or the PostgreSQL database DATABASE_URL names. `boot()`
  * starts one (seeded, listening on a free port); the database and folder go when the file ends.
  */
-export function restartableServers(label: string): { boot(): Promise<TTestServer> } {
+export function restartableServers(label: string): { boot(): Promise<TTestServer>; config(): TConfig } {
   let config: TConfig;
   let dataDir: string;
   let drop: () => Promise<void>;
@@ -43,6 +43,8 @@ export function restartableServers(label: string): { boot(): Promise<TTestServer
     rmSync(dataDir, { recursive: true, force: true });
   });
   return {
+    /** The servers' configuration (known once the file's beforeAll ran): their database and folder. */
+    config: () => config,
     async boot() {
       const app = await buildApp(config);
       await seed(config, app.services.database, app.services);
