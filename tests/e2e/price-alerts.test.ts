@@ -10,7 +10,7 @@ import { newTrader, openPage, signedIn } from './traders';
  * Price alerts in the terminal against the real server (issue 21, item 18), with a hand-driven market
  * (FEED=off, /dev/feed/tick) and a local push service that decrypts what the server sends as a
  * browser would: a trader adds an alert from the chart's bell, sees it as a dashed line on the chart
- * and in the Alerts tab, opens the dialog at a price with a right click on the chart, the bid crosses it, the toast appears within a second, the email and the
+ * and in the Alerts tab, changes its note, opens the dialog at a price with a right click on the chart, the bid crosses it, the toast appears within a second, the email and the
  * Web Push message arrive, and the alert shows as fired. Screenshots of the dialog and the list go to
  * SHOTS_DIR when it is set (1440 and 375 px, English and German, white and dark themes).
  */
@@ -118,6 +118,15 @@ describe('price alerts in the terminal', () => {
     await shoot(page, 'list-en-1440-navy');
     expect(await axeFindings(page)).toEqual([]);
 
+    // Edited from the list: a new note, the level kept.
+    await page.getByTestId('alert-edit').click();
+    await dialog.waitFor();
+    await expect(page.getByTestId('alert-price').inputValue()).resolves.toBe('2003.00');
+    await page.getByTestId('alert-note').fill('Gold breakout, take half');
+    await page.getByTestId('alert-create').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('[data-testid=alert-row]', { hasText: 'take half' }).waitFor();
+
     // A right click on the chart opens the dialog at the price under the pointer.
     await page.getByTestId('trade-chart').click({ button: 'right', position: { x: 450, y: 30 } });
     await dialog.waitFor();
@@ -137,7 +146,7 @@ describe('price alerts in the terminal', () => {
     expect(toast).toContain(SYMBOL);
     expect(toast).toContain('2,003.20');
     const mail = await mailTo(trader.email, (m) => m.subject.includes(SYMBOL));
-    expect(mail.text).toContain('Gold breakout');
+    expect(mail.text).toContain('Gold breakout, take half');
     expect(mail.text).toContain('2003.20');
     const pushed = await push.next((p) => p.path.endsWith('/e2e'));
     expect(JSON.parse(pushed.payload)).toMatchObject({

@@ -7,7 +7,13 @@ import { Dialog } from './Dialog';
 import { PriceInput, useNumbers } from './fields';
 import { type TAlertDraft, useAlerts } from './useAlerts';
 
-const EXPIRIES = { never: null, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+const EXPIRIES = {
+  keep: null,
+  never: null,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30 * 86_400_000,
+} as const;
 type TExpiry = keyof typeof EXPIRIES;
 
 /** The level a move reaches from the bid, as the server computes it (rounded away from the bid). */
@@ -29,17 +35,17 @@ export function AlertDialog({ draft }: { draft: TAlertDraft }) {
   const { t, intl } = useI18n();
   const numbers = useNumbers();
   const alerts = useAlerts();
-  const { symbol, digits, bid } = draft;
-  const start = draft.price ?? bid ?? '';
+  const { symbol, digits, bid, editing } = draft;
+  const start = editing?.price ?? draft.price ?? bid ?? '';
   const [condition, setCondition] = useState<TAlertCondition>(
-    bid && draft.price && Number(draft.price) < Number(bid) ? 'below' : 'above',
+    editing?.condition ?? (bid && draft.price && Number(draft.price) < Number(bid) ? 'below' : 'above'),
   );
-  const [chosen, setChosen] = useState(false);
+  const [chosen, setChosen] = useState(Boolean(editing));
   const [price, setPrice] = useState(() => (start ? numbers.input(start) : ''));
-  const [percent, setPercent] = useState('1');
-  const [note, setNote] = useState('');
-  const [expiry, setExpiry] = useState<TExpiry>('never');
-  const [repeat, setRepeat] = useState(false);
+  const [percent, setPercent] = useState(() => numbers.input(editing?.percent ?? '1'));
+  const [note, setNote] = useState(editing?.note ?? '');
+  const [expiry, setExpiry] = useState<TExpiry>(editing ? 'keep' : 'never');
+  const [repeat, setRepeat] = useState(editing ? !editing.oneShot : false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [key] = useState(newIdempotencyKey);
@@ -61,18 +67,34 @@ export function AlertDialog({ draft }: { draft: TAlertDraft }) {
     if (!chosen && bid && value && level) setCondition(Number(value) < Number(bid) ? 'below' : 'above');
   };
 
+  const expiresAt = EXPIRIES[expiry] === null ? null : Date.now() + (EXPIRIES[expiry] as number);
+  const terms = level ? { price: priceValue ?? price } : { percent: percentValue ?? percent };
+  /** An edit sends the condition only when it changed: a move is otherwise measured again from now. */
+  const termsChanged =
+    !editing ||
+    editing.condition !== condition ||
+    (level ? editing.price !== priceValue : editing.percent !== percentValue);
+
   const submit = async () => {
     setError(null);
     setBusy(true);
-    const answer = await alerts.call('alertcreate', {
-      symbol,
-      condition,
-      ...(level ? { price: priceValue ?? price } : { percent: percentValue ?? percent }),
-      note: note.trim(),
-      oneShot: !repeat,
-      expiresAt: EXPIRIES[expiry] === null ? null : Date.now() + (EXPIRIES[expiry] as number),
-      idempotencyKey: key,
-    });
+    const answer = editing
+      ? await alerts.call('alertupdate', {
+          id: editing.id,
+          ...(termsChanged ? { condition, ...terms } : {}),
+          note: note.trim(),
+          oneShot: !repeat,
+          ...(expiry === 'keep' ? {} : { expiresAt }),
+        })
+      : await alerts.call('alertcreate', {
+          symbol,
+          condition,
+          ...terms,
+          note: note.trim(),
+          oneShot: !repeat,
+          expiresAt,
+          idempotencyKey: key,
+        });
     setBusy(false);
     if (answer.ok) alerts.closeDialog();
     else setError(answer.message);
@@ -97,7 +119,11 @@ export function AlertDialog({ draft }: { draft: TAlertDraft }) {
             disabled={busy || (level ? !priceValue : !percentValue)}
             data-testid="alert-create"
           >
-            {busy ? <span className="spinner tr-spinner" /> : t('trade.alert.create')}
+            {busy ? (
+              <span className="spinner tr-spinner" />
+            ) : (
+              t(editing ? 'trade.action.save' : 'trade.alert.create')
+            )}
           </button>
         </>
       }
@@ -170,11 +196,13 @@ export function AlertDialog({ draft }: { draft: TAlertDraft }) {
             onChange={(e) => setExpiry(e.target.value as TExpiry)}
             data-testid="alert-expiry"
           >
-            {(Object.keys(EXPIRIES) as TExpiry[]).map((value) => (
-              <option key={value} value={value}>
-                {t(`trade.alert.expiry.${value}`)}
-              </option>
-            ))}
+            {(Object.keys(EXPIRIES) as TExpiry[])
+              .filter((value) => editing || value !== 'keep')
+              .map((value) => (
+                <option key={value} value={value}>
+                  {t(`trade.alert.expiry.${value}`)}
+                </option>
+              ))}
           </select>
         </div>
         <label className="tr-alert-check">
@@ -195,5 +223,7 @@ export function AlertDialog({ draft }: { draft: TAlertDraft }) {
 /** The add dialog, while the terminal has a draft open (the bell, or a price picked on the chart). */
 export function AlertDialogHost() {
   const { draft } = useAlerts();
-  return draft ? <AlertDialog key={`${draft.symbol}:${draft.price ?? ''}`} draft={draft} /> : null;
+  return draft ? (
+    <AlertDialog key={`${draft.symbol}:${draft.price ?? ''}:${draft.editing?.id ?? ''}`} draft={draft} />
+  ) : null;
 }

@@ -76,7 +76,17 @@ function PushSwitch() {
  * The trader's price alerts in the terminal's lower panel: active ones first, then those that fired
  * or expired (re-arm or delete them), with the count against the limit and the browser's push switch.
  */
-export function AlertsPanel({ layout }: { layout: 'table' | 'cards' }) {
+/** The symbol's digits as the alert's level is written ("2003.00": 2). */
+const digitsOf = (alert: TAlert) => alert.triggerPrice.split('.')[1]?.length ?? 0;
+
+export function AlertsPanel({
+  layout,
+  quotes,
+}: {
+  layout: 'table' | 'cards';
+  /** Live quotes by symbol: an edit starts from the bid now. */
+  quotes: Readonly<Record<string, { bid: string }>>;
+}) {
   const { t, formatDate } = useI18n();
   const alerts = useAlerts();
   const conditionText = useConditionText();
@@ -139,6 +149,24 @@ export function AlertsPanel({ layout }: { layout: 'table' | 'cards' }) {
               </span>
             )}
             <span className="tr-alert-actions">
+              {alert.state === 'active' && (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() =>
+                    alerts.openDialog({
+                      symbol: alert.symbol,
+                      digits: digitsOf(alert),
+                      bid: quotes[alert.symbol]?.bid ?? null,
+                      editing: alert,
+                    })
+                  }
+                  aria-label={`${t('trade.alert.edit')} ${alert.symbol} ${conditionText(alert)}`}
+                  data-testid="alert-edit"
+                >
+                  {t('trade.alert.edit')}
+                </button>
+              )}
               {alert.state !== 'active' && (
                 <button
                   type="button"

@@ -161,7 +161,7 @@ export function BottomPanel({
           />
         )}
         {tab === 'bots' && <BotsView load={bots} quotes={quotes} layout={layout} />}
-        {tab === 'alerts' && <AlertsPanel layout={layout} />}
+        {tab === 'alerts' && <AlertsPanel layout={layout} quotes={quotes} />}
         {tab === 'history' && (
           <HistoryView accountId={state.accountId} version={historyVersion} layout={layout} />
         )}

@@ -27,6 +27,8 @@ export interface TAlertDraft {
   bid: string | null;
   /** A price picked on the chart, else the bid. */
   price?: string;
+  /** The alert being changed (the dialog then saves it instead of making one). */
+  editing?: TAlert;
 }
 
 interface TAlertsContext {
