@@ -248,10 +248,17 @@ describe('strategy bots in the back office', { timeout: 60_000 }, () => {
     });
     expect(stopped.strategy).toMatchObject({
       state: 'stopped_closed',
-      stopReason: 'client',
+      stopReason: 'broker',
       openPositions: 0,
       customerEmail: 'demo@example.com',
     });
+    // the trader is told, with the reason (the catcher stores a mail before it acknowledges it)
+    const told = (server.app.services.mailCatcher?.list('demo@example.com') ?? []).find((m) =>
+      m.subject.includes(`#${aliceMartingale.strategy_id}`),
+    );
+    expect(told?.subject).toContain('stopped by the broker');
+    expect(told?.text).toContain('Exposure limit');
+    expect(told?.text).toContain('positions were closed');
     const returned = Math.round(Number(stopped.returned) * 100);
     expect(returned).toBeGreaterThan(190_000);
     expect(engine().core.account(aliceMain)!.balance).toBe(mainBefore + returned);

@@ -175,6 +175,27 @@ describe('grid bot', () => {
     expectSound(h);
   });
 
+  it('stopped by the broker: stop reason "broker", positions closed with reason 6 as an active stop', () => {
+    const h = world();
+    startGrid(h);
+    h.tick('EURUSD', '1.08290', '1.08300');
+    const stop = h.ok({
+      type: 'stop_strategy',
+      accountId: BOT_ACCOUNT,
+      strategyId: 1,
+      closePositions: true,
+      by: 'broker',
+    });
+    expect(eventsOf(stop.events, 'position_closed').map((e) => e.reason)).toEqual([
+      CloseReason.STRATEGY_STOPPED_ACTIVELY,
+    ]);
+    expect(eventsOf(stop.events, 'strategy_changed').at(-1)!.strategy).toMatchObject({
+      state: 'stopped_closed',
+      stopReason: 'broker',
+    });
+    expectSound(h);
+  });
+
   it('waits for its trigger price, then starts', () => {
     const h = world();
     const { events } = startGrid(h, { triggerPrice: 108_350 });

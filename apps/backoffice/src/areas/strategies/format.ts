@@ -65,6 +65,7 @@ export const CYCLE_LABELS: Record<string, string> = {
 /** Why a bot stopped (docs/strategies.md, "States and close reasons"). */
 export const STOP_REASON_LABELS: Record<string, string> = {
   client: 'admin.strategies.stopReason.client',
+  broker: 'admin.strategies.stopReason.broker',
   take_profit: 'admin.strategies.stopReason.take_profit',
   stop_loss: 'admin.strategies.stopReason.stop_loss',
   stop_out: 'admin.strategies.stopReason.stop_out',

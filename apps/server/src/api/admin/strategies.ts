@@ -14,7 +14,10 @@ export const strategyAdminHandlers: Pick<THandlers, keyof typeof strategyAdminRo
   adminstrategydetail: (input, ctx) =>
     adminStrategyDetail(tradingPorts(ctx), { ...input, actor: staffActorOf(ctx) }),
   adminstrategystop: (input, ctx) =>
-    adminStopStrategy(tradingPorts(ctx), { ...input, actor: staffActorOf(ctx) }),
+    adminStopStrategy(
+      { ...tradingPorts(ctx), mailer: ctx.services.mailer, log: ctx.request.log },
+      { ...input, actor: staffActorOf(ctx) },
+    ),
   adminstrategyexposure: async (input, ctx) =>
     botExposure(
       { ...tradingPorts(ctx), market: ctx.services.market },

@@ -322,6 +322,7 @@ export async function stopStrategy(
       accountId: before.account_id,
       strategyId: input.strategy_id,
       closePositions: input.closePositions,
+      by: actor.kind === 'staff' ? 'broker' : 'client',
     });
     await audit(ports, actor, 'strategy.stop', before.account_id, {
       strategyId: input.strategy_id,

@@ -307,6 +307,8 @@ export interface TStopStrategyCommand extends TCommandBase {
   accountId: number;
   strategyId: number;
   closePositions: boolean;
+  /** Who stops it: the trader (default) or the broker's staff acting for the trader (stop reason `broker`). */
+  by?: 'client' | 'broker';
 }
 
 export type TCommand =

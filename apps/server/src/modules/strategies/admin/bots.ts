@@ -6,6 +6,7 @@ import {
 import type { TStrategy } from '@broker/contracts/strategy-routes';
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { TActor } from '../../../actor';
+import { serverTranslator } from '../../../i18n';
 import { searchUsers, userNames } from '../../identity';
 import { brokerStrategiesPage, brokerStrategy, type TBrokerStrategy } from '../../trading';
 import { stopStrategy, strategyDetail, strategyOf } from '../bots';
@@ -152,5 +153,32 @@ export async function adminStopStrategy(
   const [view] = await withCustomers(ports, actor.tenantId, [
     { strategy: stopped.strategy, userId: bot.userId },
   ]);
+  await mailTrader(ports, view as TAdminStrategy, input.closePositions, reason);
   return { strategy: view as TAdminStrategy, returned: stopped.returned };
+}
+
+/**
+ * Tells the trader that the broker stopped their bot, what became of its positions and the reason
+ * given (in English: traders have no stored language yet). A mail that cannot be sent is logged; the
+ * stop stands.
+ */
+async function mailTrader(ports: TStrategyPorts, bot: TAdminStrategy, closed: boolean, reason: string) {
+  if (!ports.mailer || !bot.customerEmail) return;
+  const t = serverTranslator('en');
+  const brand = t('brand.name');
+  try {
+    await ports.mailer.send({
+      to: bot.customerEmail,
+      subject: t('mail.strategy.brokerStop.subject', { brand, id: bot.strategy_id }),
+      text: t('mail.strategy.brokerStop.body', {
+        kind: t(`strategy.kind.${bot.kind}`),
+        id: bot.strategy_id,
+        symbol: bot.symbol,
+        outcome: t(closed ? 'mail.strategy.brokerStop.closed' : 'mail.strategy.brokerStop.kept'),
+        reason,
+      }),
+    });
+  } catch (error) {
+    ports.log?.warn({ err: error }, 'strategy stop mail not delivered');
+  }
 }

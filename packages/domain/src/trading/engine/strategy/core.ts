@@ -242,7 +242,9 @@ export function stopBot(st: EngineState, bot: Strategy, reason: TStrategyStopRea
       }
   if (bot.martingaleRun !== null) bot.martingaleRun.addOrder = null;
   const closeReason =
-    reason === 'client' ? CloseReason.STRATEGY_STOPPED_ACTIVELY : CloseReason.STRATEGY_STOPPED_AUTOMATICALLY;
+    reason === 'client' || reason === 'broker'
+      ? CloseReason.STRATEGY_STOPPED_ACTIVELY
+      : CloseReason.STRATEGY_STOPPED_AUTOMATICALLY;
   if (close)
     for (const p of botPositions(bot))
       if (p.sym.hasQuote && p.bucket.converter.rates !== undefined)

@@ -148,7 +148,7 @@ export function stopStrategy(st: EngineState, account: Account, c: TStopStrategy
       if (!p.sym.hasQuote || p.bucket.converter.rates === undefined) return 'NO_PRICE';
     }
   }
-  stopBot(st, bot, 'client', c.closePositions);
+  stopBot(st, bot, c.by ?? 'client', c.closePositions);
   return null;
 }
 

@@ -105,12 +105,14 @@ export const STRATEGY_STATES: readonly TStrategyState[] = [
 ];
 
 /**
- * Why a bot stopped: by the trader (`client`, close reason 6), or automatically (close reason 5): its
+ * Why a bot stopped: by the trader (`client`, close reason 6) or by the broker's staff (`broker`, close
+ * reason 6: stopped actively, by a person), or automatically (close reason 5): its
  * own take-profit or stop-loss, a stop-out of its account (margin), its symbol disabled, the price
  * out of its range; a martingale in "stop" cycle mode after its round's take-profit; the account closed.
  */
 export type TStrategyStopReason =
   | 'client'
+  | 'broker'
   | 'take_profit'
   | 'stop_loss'
   | 'stop_out'
