@@ -15,7 +15,7 @@ import { newTrader, openPage, signedIn } from './traders';
  * SHOTS_DIR when it is set (1440 and 375 px, English and German, white and dark themes).
  */
 const push = new TestPushService();
-const running = serverAndBrowser({ FEED: 'off', PUSH_CA_FILE: push.caFile });
+const running = serverAndBrowser({ FEED: 'off', PUSH_CA_FILE: push.caFile, PUSH_SERVICE_HOSTS: '127.0.0.1' });
 const base = () => running.server.baseUrl;
 beforeAll(() => push.start());
 afterAll(() => push.stop());

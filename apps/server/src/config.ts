@@ -198,6 +198,23 @@ const ZConfig = z.object({
     .default('mailto:no-reply@northstar.invalid'),
   /** A PEM file of extra certificate authorities trusted for Web Push services (a private push service). */
   PUSH_CA_FILE: z.string().optional(),
+  /**
+   * The push services the server may post to, as host names (a name also covers its subdomains),
+   * comma-separated: a subscription's endpoint is a URL the browser chose, so any other host (an
+   * internal address above all) is refused and its subscription forgotten. The default lists the
+   * push services of Chrome, Edge, Firefox and Safari.
+   */
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .default(
+      'fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
+    )
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Zero bits the proof-of-work captcha asks for: 16 takes a browser about a quarter of a second. */
   CAPTCHA_DIFFICULTY: z.coerce.number().int().min(1).max(28).default(16),
   /** Directory of the built web and back-office apps. */

@@ -59,6 +59,7 @@ export function priceAlertParts(input: {
     input.vapid,
     input.config.VAPID_SUBJECT,
     input.config.PUSH_CA_FILE ? readFileSync(input.config.PUSH_CA_FILE, 'utf8') : undefined,
+    input.config.PUSH_SERVICE_HOSTS,
   );
   let stream: AccountStream | null = null;
   const alerts = new PriceAlertWatcher({

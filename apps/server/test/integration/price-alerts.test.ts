@@ -16,7 +16,7 @@ let server: TTestServer;
 let push: TestPushService;
 beforeAll(async () => {
   push = await new TestPushService().start();
-  server = await startTestServer({ FEED: 'off', PUSH_CA_FILE: push.caFile });
+  server = await startTestServer({ FEED: 'off', PUSH_CA_FILE: push.caFile, PUSH_SERVICE_HOSTS: '127.0.0.1' });
 });
 afterAll(async () => {
   await server.close();

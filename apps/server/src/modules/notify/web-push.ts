@@ -15,7 +15,9 @@ export class WebPushSender {
     /** The VAPID contact (`mailto:` or https URL) push services may use to reach the operator. */
     private readonly subject: string,
     /** Extra certificate authorities (PEM) trusted for push services: a private one, or a test's. */
-    extraCa?: string,
+    extraCa: string | undefined,
+    /** The push services' hosts (each with its subdomains) the server may post to (PUSH_SERVICE_HOSTS). */
+    private readonly serviceHosts: readonly string[],
   ) {
     this.agent = new Agent({
       keepAlive: true,
@@ -29,6 +31,8 @@ export class WebPushSender {
     payload: string,
     options: { ttlSeconds: number; topic?: string },
   ): Promise<'sent' | 'gone'> {
+    // an endpoint outside the known push services (an internal address above all) is never called
+    if (!pushServiceAllowed(subscription.endpoint, this.serviceHosts)) return 'gone';
     try {
       await webpush.sendNotification(
         { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
@@ -54,6 +58,19 @@ export class WebPushSender {
   close() {
     this.agent.destroy();
   }
+}
+
+/** Whether an endpoint is an https URL on one of the push services' hosts (or their subdomains). */
+export function pushServiceAllowed(endpoint: string, hosts: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
 }
 
 /**
