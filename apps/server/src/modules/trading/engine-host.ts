@@ -281,9 +281,25 @@ export class EngineHost {
     while (this.flushing) await this.flushing;
   }
 
+  /**
+   * Replaces the in-memory state with what the database holds. Everything is read first and swapped
+   * in one synchronous step: the calls that read the engine without waiting for a rebuild (account
+   * owners, views) never see a half-built state, such as no owner for an account that exists.
+   */
   private async reload() {
+    const [snapshot, { rows: recent }, owners] = await Promise.all([
+      loadSnapshot(this.database.db),
+      sql<{ nonce: string; created_at: Date | string }>`
+        select nonce, created_at from engine_idempotency
+         where nonce is not null and created_at > now() - make_interval(secs => ${NONCE_KEEP_MS / 1000})
+         order by created_at`.execute(this.database.db),
+      this.database.db
+        .selectFrom('trading_accounts')
+        .select(['id', 'tenant_id', 'user_id', 'created_at'])
+        .orderBy('id')
+        .execute(),
+    ]);
     this.written.clear();
-    const snapshot = await loadSnapshot(this.database.db);
     this.engine = TradingEngine.restore(snapshot, this.config);
     this.shadow = {
       positions: new Map(snapshot.positions.map((p) => [p.positionId, p])),
@@ -292,10 +308,6 @@ export class EngineHost {
     this.results.clear();
     this.createdByKey.clear();
     this.nonces.clear();
-    const { rows: recent } = await sql<{ nonce: string; created_at: Date | string }>`
-      select nonce, created_at from engine_idempotency
-       where nonce is not null and created_at > now() - make_interval(secs => ${NONCE_KEEP_MS / 1000})
-       order by created_at`.execute(this.database.db);
     for (const row of recent) this.nonces.set(row.nonce, new Date(row.created_at).getTime() + NONCE_KEEP_MS);
     for (const entry of snapshot.idempotency) {
       this.results.set(entry.key, Promise.resolve(entry.result));
@@ -304,11 +316,6 @@ export class EngineHost {
     }
     this.owners.clear();
     this.byUser.clear();
-    const owners = await this.database.db
-      .selectFrom('trading_accounts')
-      .select(['id', 'tenant_id', 'user_id', 'created_at'])
-      .orderBy('id')
-      .execute();
     for (const o of owners)
       this.addOwner(Number(o.id), {
         tenantId: o.tenant_id,
