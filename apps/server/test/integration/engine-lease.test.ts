@@ -37,7 +37,7 @@ async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promi
   }
 }
 
-describe('engine lease: fencing', () => {
+describe('engine lease: fencing and stepping down', () => {
   let server: TTestServer;
   beforeAll(async () => {
     server = await startTestServer({ FEED: 'off' });
@@ -141,36 +141,73 @@ describe('engine lease: fencing', () => {
       .execute();
     expect(direct).toEqual([]);
   });
-});
 
-describe.runIf(onServer)('engine lease: a lost lease session', () => {
-  let server: TTestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ FEED: 'off' });
-  });
-  afterAll(async () => server?.close());
-
-  it('steps down when the server ends its lease session, and leads again with the next epoch', {
+  it('stores every order it acknowledged and none it refused while a newer epoch cuts in', {
     timeout: 60_000,
   }, async () => {
     const db = server.app.services.database.db;
-    const { epoch } = (await health(server.baseUrl)).body.parts.engine;
     pushTick(server, 'BTCUSDT', 67000, 67025);
     const trader = await Trader.signIn(server.baseUrl);
     const accountId = await trader.createAccount(1, 2, 100);
-    // As a database restart or an administrator would: the session holding the lock is ended.
-    const ended = await sql<{ ended: boolean }>`
+    const send = (key: string) =>
+      trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01', idempotencyKey: key });
+    // Orders in flight when another leader takes the next epoch, and more right after it.
+    const first = Array.from({ length: 20 }, (_, i) => `wave-a-${i}`);
+    const second = Array.from({ length: 20 }, (_, i) => `wave-b-${i}`);
+    const inFlight = first.map(send);
+    await new Promise((r) => setTimeout(r, 5));
+    await sql`update engine_epoch set epoch = epoch + 1 where id = 1`.execute(db);
+    const answers = [...(await Promise.all([...inFlight, ...second.map(send)]))];
+    const keys = [...first, ...second];
+    const acknowledged = keys.filter((_, i) => answers[i]?.body.success === true);
+    const refused = keys.filter((_, i) => answers[i]?.body.success !== true);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const i of keys.keys())
+      if (answers[i]?.body.success !== true)
+        expect(answers[i]?.body.code).toBe(AppErrorCode.SERVICE_UNAVAILABLE);
+    const stored = await db
+      .selectFrom('engine_idempotency')
+      .select('key')
+      .where('key', 'like', `${accountId}:wave-%`)
+      .execute();
+    expect(stored.map((r) => r.key.slice(`${accountId}:`.length)).sort()).toEqual([...acknowledged].sort());
+    const positions = await db
+      .selectFrom('positions')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .execute();
+    expect(positions).toHaveLength(acknowledged.length);
+    // Once it leads again, its memory is the database's: the same positions, none of the refused.
+    await until(async () => ((await health(server.baseUrl)).code === 200 ? true : undefined));
+    const open = await trader.call('/api/v1/order/positions', { account_id: accountId });
+    expect(open.body.data).toHaveLength(acknowledged.length);
+  });
+
+  it.runIf(onServer)(
+    'steps down when the server ends its lease session, and leads again with the next epoch',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const db = server.app.services.database.db;
+      const { epoch } = (await health(server.baseUrl)).body.parts.engine;
+      pushTick(server, 'BTCUSDT', 67000, 67025);
+      const trader = await Trader.signIn(server.baseUrl);
+      const accountId = await trader.createAccount(1, 2, 100);
+      // As a database restart or an administrator would: the session holding the lock is ended.
+      const ended = await sql<{ ended: boolean }>`
       select pg_terminate_backend(pid) as ended from pg_stat_activity
        where datname = current_database() and application_name like 'broker engine %'`.execute(db);
-    expect(ended.rows).toEqual([{ ended: true }]);
-    const back = await until(async () => {
-      const { code, body } = await health(server.baseUrl);
-      return code === 200 && body.parts.engine.epoch === (epoch ?? 0) + 1 ? body : undefined;
-    });
-    expect(back.parts.engine.role).toBe('leader');
-    const order = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
-    expect(order.body.success, order.body.message).toBe(true);
-  });
+      expect(ended.rows).toEqual([{ ended: true }]);
+      const back = await until(async () => {
+        const { code, body } = await health(server.baseUrl);
+        return code === 200 && body.parts.engine.epoch === (epoch ?? 0) + 1 ? body : undefined;
+      });
+      expect(back.parts.engine.role).toBe('leader');
+      const order = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
+      expect(order.body.success, order.body.message).toBe(true);
+    },
+  );
 });
 
 describe.runIf(onServer)('engine lease: one engine per database without a bus', () => {
