@@ -22,6 +22,8 @@ async function tick(bid: number) {
   await expect
     .poll(() => Math.abs((engine().core.quote('BTCUSDT')?.bid ?? 0) - bid * 100), { interval: 5 })
     .toBeLessThan(1_000);
+  // what the bots did on this tick (their log, their rows) is committed before a test reads the database
+  await engine().idle();
 }
 
 beforeAll(async () => {
