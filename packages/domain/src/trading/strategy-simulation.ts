@@ -165,9 +165,11 @@ export function simulateStrategy(input: {
   watch(started.events, input.path[0]?.bid ?? 0);
   for (const point of input.path) {
     clock = Math.max(clock + 1, point.time);
-    watch(engine.onTick(symbol, point.bid, point.ask, clock), point.bid);
-    const bot = engine.strategy(STRATEGY_ID);
-    if (bot === undefined || bot.strategy.state === 'stopped_closed') break;
+    const events = engine.onTick(symbol, point.bid, point.ask, clock);
+    watch(events, point.bid);
+    // the bot's state changes only in a step that reports it (building its full report on every
+    // quote cost most of a backtest's time)
+    if (events.some((e) => e.type === 'strategy_changed' && e.strategy.state === 'stopped_closed')) break;
   }
   const view = engine.account(STRATEGY_ACCOUNT);
   const bot = engine.strategy(STRATEGY_ID);
