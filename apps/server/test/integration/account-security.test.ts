@@ -53,7 +53,14 @@ describe('sessions, password change and settings', () => {
     const defaults = (await api.post('/api/v1/usercenter/settings')).body.data;
     // The demo trader's phone is from the US: rising is green (1).
     expect(defaults).toEqual({
-      notification: { createOrder: true, closeOrder: true, pendingOrder: true, ringsOpen: false, alertPush: true, alertEmail: true },
+      notification: {
+        createOrder: true,
+        closeOrder: true,
+        pendingOrder: true,
+        ringsOpen: false,
+        alertPush: true,
+        alertEmail: true,
+      },
       klineColor: 1,
       display: { floatLayer: true, currentOrder: true, positionCost: true, historyOrder: true },
       theme: 'navy',

@@ -13,7 +13,14 @@ import {
 import { deviceName, groupSecret, signedOut } from '../../src/features/settings/settings-api';
 
 const settings = (overrides: Partial<TSettings> = {}): TSettings => ({
-  notification: { createOrder: true, closeOrder: true, pendingOrder: true, ringsOpen: false, alertPush: true, alertEmail: true },
+  notification: {
+    createOrder: true,
+    closeOrder: true,
+    pendingOrder: true,
+    ringsOpen: false,
+    alertPush: true,
+    alertEmail: true,
+  },
   klineColor: 1,
   display: { floatLayer: true, currentOrder: true, positionCost: true, historyOrder: true },
   theme: 'navy',
