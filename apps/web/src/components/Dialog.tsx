@@ -60,3 +60,43 @@ export function Dialog({
     </dialog>
   );
 }
+
+/**
+ * A dialog's cancel and confirm buttons, the confirm one red when it ends something (a stop) and
+ * spinning while its call runs; both wait while it does.
+ */
+export function ConfirmActions({
+  cancel,
+  confirm,
+  onCancel,
+  onConfirm,
+  busy,
+  danger = false,
+  testId,
+}: {
+  cancel: string;
+  confirm: string;
+  onCancel(): void;
+  onConfirm(): void;
+  busy: boolean;
+  danger?: boolean;
+  testId: string;
+}) {
+  return (
+    <>
+      <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
+        {cancel}
+      </button>
+      <button
+        type="button"
+        className={`btn btn-primary${danger ? ' ui-btn-danger' : ''}`}
+        onClick={onConfirm}
+        disabled={busy}
+        data-testid={testId}
+      >
+        {busy && <span className="spinner ui-spinner" />}
+        {confirm}
+      </button>
+    </>
+  );
+}

@@ -132,6 +132,70 @@ describe('strategy form', () => {
     });
   });
 
+  it('refuses on the client what the server refuses: take-profit and stop-loss on the wrong side of the price, more than the balance', () => {
+    const context = { price: '66500.00', balance: '900.00' };
+    const tp = checkStrategyDraft(grid({ takeProfit: '66400' }), 'de-DE', context);
+    expect(!tp.ok && tp.problems).toEqual({
+      investment: { key: 'aboveBalance' },
+      takeProfit: { key: 'tpAbovePrice', values: { price: '66500,00' } },
+    });
+    const sl = checkStrategyDraft(grid({ stopLoss: '66600', investment: '500' }), 'de-DE', context);
+    expect(!sl.ok && sl.problems).toEqual({
+      stopLoss: { key: 'slBelowPrice', values: { price: '66500,00' } },
+    });
+    const short = checkStrategyDraft(
+      grid({ gridDirection: 'short', takeProfit: '66600', stopLoss: '66700', investment: '500' }),
+      'en-US',
+      context,
+    );
+    expect(!short.ok && short.problems).toEqual({
+      takeProfit: { key: 'tpBelowPrice', values: { price: '66500.00' } },
+    });
+    expect(
+      checkStrategyDraft(grid({ takeProfit: '67500', stopLoss: '65500' }), 'en-US', {
+        ...context,
+        balance: '1000',
+      }).ok,
+    ).toBe(true);
+    // as a share of the investment: a stop-loss of at most 100 %
+    const percent = checkStrategyDraft(grid({ exitMode: 'percent', stopLoss: '100.01' }), 'en-US');
+    expect(!percent.ok && percent.problems.stopLoss).toEqual({
+      key: 'range',
+      values: { min: '0.01', max: '100' },
+    });
+  });
+
+  it('keeps the stop-loss of a martingale beyond its last add, its adds above zero and its step within 50 %', () => {
+    const draft: TStrategyDraft = {
+      ...EMPTY_STRATEGY_DRAFT,
+      kind: 'martingale',
+      investment: '500',
+      firstVolume: '0.01',
+      stepPercent: '1,5',
+      multiplier: '2',
+      maxAdds: '3',
+      martingaleTakeProfit: '1',
+      martingaleStopLoss: '4,5',
+    };
+    const near = checkStrategyDraft(draft, 'de-DE');
+    expect(!near.ok && near.problems).toEqual({
+      martingaleStopLoss: { key: 'slBeyondAdds', values: { percent: '4,5' } },
+    });
+    expect(checkStrategyDraft({ ...draft, martingaleStopLoss: '4,51' }, 'de-DE').ok).toBe(true);
+    const deep = checkStrategyDraft(
+      { ...draft, stepPercent: '4', maxAdds: '25', martingaleStopLoss: '' },
+      'en-US',
+    );
+    expect(!deep.ok && deep.problems).toEqual({ maxAdds: { key: 'addsTooDeep' } });
+    const wide = checkStrategyDraft(
+      { ...draft, stepPercent: '60', maxAdds: '1', martingaleStopLoss: '' },
+      'en-US',
+    );
+    expect(!wide.ok && wide.problems).toEqual({
+      stepPercent: { key: 'range', values: { min: '0.01', max: '50' } },
+    });
+  });
+
   it('reads decimals exactly in the reader locale', () => {
     expect(readDecimal('0,00000001', 'de-DE', { decimals: 8, whole: 9 })).toEqual({
       ok: true,

@@ -13,10 +13,11 @@ import { dateText } from '../../lib/date-text';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { moneyText, newIntentKey } from '../../lib/money';
+import { percentText } from '../../lib/percent-text';
 import { useCall } from '../../lib/use-call';
 import { type TLeaderProfile, type TMainAccount, type TWhatIf, useMainAccounts } from './copy-api';
 import { checkFollowDraft, EMPTY_DRAFT, type TFollowDraft, type TFollowRequest } from './copy-form';
-import { percentText, problemText } from './parts';
+import { problemText } from './parts';
 import { SettingsFields } from './SettingsFields';
 
 /** How long the inputs rest before the what-if is asked again. */

@@ -12,6 +12,7 @@ import { dateText } from '../../lib/date-text';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { moneyText, toInputText } from '../../lib/money';
+import { percentText } from '../../lib/percent-text';
 import { useCall, useLoad } from '../../lib/use-call';
 import {
   LEADER_ACCOUNT_TYPES,
@@ -21,7 +22,7 @@ import {
   useMainAccounts,
 } from './copy-api';
 import { BIO_MAX, checkLeaderDraft, type TLeaderDraft, trimZeros } from './copy-form';
-import { CopyHeader, percentText, problemText } from './parts';
+import { CopyHeader, problemText } from './parts';
 
 const PAGE_SIZE = 20;
 const STATUS_TONE = {

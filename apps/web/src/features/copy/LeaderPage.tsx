@@ -10,11 +10,12 @@ import { dateText } from '../../lib/date-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import { moneyText } from '../../lib/money';
+import { percentText } from '../../lib/percent-text';
 import { useShell } from '../../lib/store';
 import { useCall, useLoad } from '../../lib/use-call';
 import { type TLeaderProfile, useMainAccounts } from './copy-api';
 import { FollowDialog } from './FollowDialog';
-import { Avatar, percentText, RiskBadge } from './parts';
+import { Avatar, RiskBadge } from './parts';
 
 /** An average holding time in minutes as "45 min", "3 h", "2 days". */
 export function durationText(t: TTranslate, minutes: number): string {

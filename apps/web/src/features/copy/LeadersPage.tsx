@@ -7,6 +7,7 @@ import { LoadError, Skeleton } from '../../components/LoadStates';
 import { Pager } from '../../components/Pager';
 import { useI18n } from '../../lib/i18n';
 import { moneyText } from '../../lib/money';
+import { percentText } from '../../lib/percent-text';
 import { useCall, useLoad } from '../../lib/use-call';
 import type { TLeaderList, TLeaderSummary } from './copy-api';
 import {
@@ -16,7 +17,7 @@ import {
   type TLeaderQuery,
   writeLeaderFilters,
 } from './copy-form';
-import { Avatar, CopyHeader, percentText, RiskBadge } from './parts';
+import { Avatar, CopyHeader, RiskBadge } from './parts';
 
 const DRAWDOWN_STEPS = [10, 20, 30, 50] as const;
 

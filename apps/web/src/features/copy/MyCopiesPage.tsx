@@ -2,7 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { CloseOrKeep } from '../../components/CloseOrKeep';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmActions, Dialog } from '../../components/Dialog';
 import { Figure, Signed } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
 import { LoadError, Skeleton } from '../../components/LoadStates';
@@ -379,21 +379,15 @@ function StopDialog({
       busy={busy}
       testId="stop-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            {t('copy.action.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary ui-btn-danger"
-            onClick={() => void stop()}
-            disabled={busy}
-            data-testid="stop-confirm"
-          >
-            {busy && <span className="spinner ui-spinner" />}
-            {t('copy.stop.confirm')}
-          </button>
-        </>
+        <ConfirmActions
+          cancel={t('copy.action.cancel')}
+          confirm={t('copy.stop.confirm')}
+          onCancel={onClose}
+          onConfirm={() => void stop()}
+          busy={busy}
+          danger
+          testId="stop-confirm"
+        />
       }
     >
       <p className="cp-muted">{t('copy.stop.text')}</p>

@@ -7,9 +7,9 @@ import { dateText } from '../../lib/date-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
 import { moneyText } from '../../lib/money';
+import { percentText } from '../../lib/percent-text';
 import { useCall, useLoad } from '../../lib/use-call';
 import type { TCopy, TParity, TParityTrade } from './copy-api';
-import { percentText } from './parts';
 
 const PAGE_SIZE = 20;
 

@@ -3,21 +3,8 @@ import { Link, useLocation } from 'react-router';
 import { paths } from '../../app/paths';
 import { Icon } from '../../components/Icon';
 import { useI18n } from '../../lib/i18n';
-import { decimalsOf } from '../../lib/market-format';
 import { useShell } from '../../lib/store';
 import { riskBand, type TProblem } from './copy-form';
-
-/** A percentage from the server ("12.34" percent points) in the reader's locale; "—" when unknown. */
-export function percentText(intl: string, value: string | null, { sign = false } = {}): string {
-  if (value === null || !/^-?\d+(\.\d+)?$/.test(value)) return '—';
-  const digits = Math.min(decimalsOf(value), 2);
-  return new Intl.NumberFormat(intl, {
-    style: 'percent',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    ...(sign ? { signDisplay: 'exceptZero' as const } : {}),
-  }).format(`${value}E-2` as `${number}`);
-}
 
 /** A field problem's text. */
 export const problemText = (t: TTranslate, problem: TProblem | undefined) =>

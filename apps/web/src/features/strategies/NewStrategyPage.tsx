@@ -1,5 +1,6 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import type { TStrategySpecRequest } from '@broker/contracts/strategy-routes';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Figure } from '../../components/Figure';
 import { Icon } from '../../components/Icon';
@@ -13,8 +14,10 @@ import { formatDecimal } from '../../lib/market-format';
 import { useQuotes } from '../../lib/market-stream';
 import { moneyText, newIntentKey } from '../../lib/money';
 import { useCall, useLoad } from '../../lib/use-call';
-import { Choice, LevelsLadder, problemText } from './parts';
-import type { TMainAccount, TPreview } from './strategy-api';
+import { BacktestPanel } from './BacktestPanel';
+import { LevelsChart } from './LevelsChart';
+import { AskPanel, Choice, LevelsLadder, problemText, StepTitle } from './parts';
+import { shownData, type TAsk, type TMainAccount, type TPreview, useDebouncedAsk } from './strategy-api';
 import {
   checkStrategyDraft,
   EMPTY_STRATEGY_DRAFT,
@@ -27,20 +30,27 @@ import {
   type TStrategyDraft,
   type TStrategyRequest,
 } from './strategy-form';
+import { previewPlan } from './strategy-lines';
+import { templateById, templateDraft } from './strategy-templates';
 
 /** How long the inputs rest before the worst case is asked again. */
 const PREVIEW_DEBOUNCE_MS = 450;
 
 /**
  * Create a bot (issue 19): the kind, the main account that funds it, the investment and the kind's
- * parameters, checked as the server would; the levels and the worst case are asked again 450 ms after
- * the inputs rest (only the newest answer kept); a configuration that breaches the margin rules cannot
- * be submitted. One idempotency key per submission, kept for the retries of a lost answer.
+ * parameters, checked as the server would, or a template's (`?template=grid-neutral`, its range from
+ * today's price). As the inputs change, the chart redraws the levels, the trigger, take-profit and
+ * stop-loss and the worst case's margin-call and stop-out prices over the symbol's candles; the worst
+ * case is asked 450 ms after the inputs rest and the backtest 700 ms after (only the newest answers
+ * kept). A configuration that breaches the margin rules cannot be submitted. Creating funds a new
+ * strategy account from the main account; one idempotency key per submission, kept for its retries.
  */
 export function Component() {
   const { t, lang, intl } = useI18n();
   const call = useCall();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const template = templateById(params.get('template'));
   const accounts = useLoad('accounts', (signal) => call('accountlist', {}, signal));
   const symbols = useLoad('symbols', (signal) => call('currencyall', {}, signal));
   const mains =
@@ -52,23 +62,62 @@ export function Component() {
   const account = mains.find((a) => a.account_id === accountId) ?? usable[0] ?? mains[0] ?? null;
   const novice = account !== null && account.trade_type === NOVICE_TRADE_TYPE;
 
-  const [draft, setDraft] = useState<TStrategyDraft>(EMPTY_STRATEGY_DRAFT);
+  const [draft, setDraft] = useState<TStrategyDraft>(() =>
+    template ? templateDraft(template, null, intl) : EMPTY_STRATEGY_DRAFT,
+  );
   const [touched, setTouched] = useState<Partial<Record<TDraftField, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const attempt = useRef<{ intent: string; key: string } | null>(null);
 
-  const checked = checkStrategyDraft(draft, intl);
-  const problems = checked.ok ? {} : checked.problems;
-  const preview = usePreview(
-    account && !novice ? account.account_id : null,
-    checked.ok ? checked.request : null,
-  );
-  const quote = useQuotes(draft.symbol ? [draft.symbol] : [])[draft.symbol];
-  const loadedQuote =
+  const live = useQuotes(draft.symbol ? [draft.symbol] : [])[draft.symbol];
+  const loaded =
     symbols.load.status === 'ready' ? symbols.load.data.find((q) => q.symbol === draft.symbol) : undefined;
-  const price = quote?.bid ?? loadedQuote?.bid ?? null;
+  const quote = live ?? loaded ?? null;
+  const price = quote?.bid ?? null;
+  const digits = quote?.digits ?? 5;
+
+  // A template's grid range comes from today's price: filled in once the price is known.
+  const filled = useRef(false);
+  useEffect(() => {
+    if (!template || filled.current || !quote) return;
+    filled.current = true;
+    setDraft(templateDraft(template, { bid: quote.bid, digits: quote.digits }, intl));
+  }, [template, quote, intl]);
+
+  const checked = checkStrategyDraft(draft, intl, { price, balance: account?.balance ?? null });
+  const problems = checked.ok ? {} : checked.problems;
+  const request = checked.ok ? checked.request : null;
+  const previewKey = account && !novice && request ? JSON.stringify([account.account_id, request]) : null;
+  const preview = useDebouncedAsk<TPreview>(
+    previewKey,
+    (signal) => {
+      const [account_id, current] = JSON.parse(previewKey as string) as [number, TStrategyRequest];
+      return call('strategypreview', { account_id, ...current }, signal);
+    },
+    PREVIEW_DEBOUNCE_MS,
+  );
+  const previewed = shownData(preview);
+
+  // The chart follows the inputs as soon as they draw something: the range (or the first order) even
+  // before the investment is filled in, then the server's levels and the worst case.
+  const drawable = checkStrategyDraft({ ...draft, investment: '1' }, intl);
+  // Keyed by its content: a new spec object on each render must not redraw the lines.
+  const chartSpecKey = drawable.ok ? JSON.stringify(drawable.request.spec) : null;
+  const format = (value: string) => formatDecimal(intl, value, digits);
+  const plan = useMemo(
+    () =>
+      previewPlan({
+        spec: chartSpecKey ? (JSON.parse(chartSpecKey) as TStrategySpecRequest) : null,
+        levels: previewed?.levels ?? null,
+        worstCase: previewed?.worstCase ?? null,
+        digits,
+        t,
+        format: (value) => formatDecimal(intl, value, digits),
+      }),
+    [chartSpecKey, previewed, digits, t, intl],
+  );
 
   const set = <K extends keyof TStrategyDraft>(field: K, value: TStrategyDraft[K]) => {
     setDraft((current) => ({ ...current, [field]: value }));
@@ -98,14 +147,13 @@ export function Component() {
     event.preventDefault();
     setSubmitted(true);
     if (!checked.ok || !account || novice || busy || breaches) return;
-    const request = checked.request;
-    const intent = JSON.stringify([account.account_id, request]);
+    const intent = JSON.stringify([account.account_id, checked.request]);
     if (attempt.current?.intent !== intent) attempt.current = { intent, key: newIntentKey() };
     setBusy(true);
     setError(null);
     const answer = await callRoute(
       'strategycreate',
-      { account_id: account.account_id, ...request, idempotencyKey: attempt.current.key },
+      { account_id: account.account_id, ...checked.request, idempotencyKey: attempt.current.key },
       lang,
     );
     setBusy(false);
@@ -122,6 +170,7 @@ export function Component() {
   const grid = draft.kind === 'grid';
   const currency = account?.currency ?? '';
   const percent = '%';
+  const kindName = t(`strategy.kind.${draft.kind}`);
 
   return (
     <div className="ui-page sb-page" data-testid="strategy-new-page">
@@ -132,8 +181,16 @@ export function Component() {
       <div className="ui-head">
         <div className="ui-head-text">
           <h1>{t('strategy.new.title')}</h1>
-          <p className="sb-muted">{t('strategy.new.subtitle')}</p>
+          <p>{t('strategy.new.subtitle')}</p>
         </div>
+        {template && (
+          <span className="sb-template-tag" data-risk={template.risk} data-testid="strategy-template">
+            {t('strategy.new.fromTemplate', {
+              name: t(`strategy.risk.${template.risk}`),
+              kind: t(`strategy.kind.${template.kind}`),
+            })}
+          </span>
+        )}
       </div>
       {accounts.load.status === 'loading' && <Skeleton rows={3} height={56} testId="strategy-new-loading" />}
       {accounts.load.status === 'failed' && (
@@ -141,6 +198,9 @@ export function Component() {
       )}
       {accounts.load.status === 'ready' && mains.length === 0 && (
         <div className="card empty-state ui-empty" data-testid="strategy-no-account">
+          <div className="empty-state-icon">
+            <Icon name="user" size={26} />
+          </div>
           <h2>{t('strategy.new.noAccountTitle')}</h2>
           <p>{t('strategy.new.noAccount')}</p>
           <Link className="btn btn-primary" to={paths.personalCenter(lang, 'account/create')}>
@@ -149,11 +209,35 @@ export function Component() {
         </div>
       )}
       {account && (
-        <form className="sb-form" onSubmit={submit} noValidate data-testid="strategy-form">
-          <div className="sb-form-main card">
+        <form className="sb-create" onSubmit={submit} noValidate data-testid="strategy-form">
+          <section className="card sb-chart-card sb-area-chart" aria-labelledby="sb-chart-title">
+            <h2 id="sb-chart-title" className="sr-only">
+              {t('strategy.chart.title')}
+            </h2>
+            <LevelsChart
+              symbol={draft.symbol}
+              lines={plan.lines}
+              legend={plan.legend}
+              summary={t('strategy.chart.summary', {
+                kind: kindName,
+                symbol: draft.symbol,
+                count: plan.lines.length,
+              })}
+              testId="preview-chart"
+            />
+            {previewed && previewed.levels.length > 0 && (
+              <details className="sb-more sb-levels-more">
+                <summary>{t('strategy.levels.all', { count: previewed.levels.length })}</summary>
+                <LevelsLadder levels={previewed.levels} price={price} testId="preview-levels" />
+              </details>
+            )}
+          </section>
+          <section className="card sb-form-main sb-area-settings" aria-labelledby="sb-params-title">
+            <StepTitle id="sb-params-title" step={1}>
+              {t('strategy.new.stepParams')}
+            </StepTitle>
             <Choice
               legend={t('strategy.field.kind')}
-              name="kind"
               value={draft.kind}
               onChange={(kind) => set('kind', kind)}
               options={[
@@ -174,20 +258,27 @@ export function Component() {
                 suffix: currency,
                 hint: t('strategy.new.balance', { balance: moneyText(intl, account.balance, currency) }),
               })}
-              <SymbolField
+              <SelectField
+                label={t('strategy.field.symbol')}
                 value={draft.symbol}
-                symbols={
-                  symbols.load.status === 'ready' ? symbols.load.data.map((q) => q.symbol) : [draft.symbol]
-                }
                 onChange={(symbol) => set('symbol', symbol)}
-                price={price}
+                options={symbolOptions(
+                  symbols.load.status === 'ready' ? symbols.load.data.map((q) => q.symbol) : [],
+                  draft.symbol,
+                )}
+                hint={price ? t('strategy.new.price', { price: format(price) }) : null}
+                testId="strategy-symbol"
               />
             </div>
+            {quote?.status === 'closed' && (
+              <p className="sb-note" data-tone="warning" data-testid="strategy-market-closed">
+                {t('strategy.new.marketClosed')}
+              </p>
+            )}
             {grid ? (
               <>
                 <Choice
                   legend={t('strategy.field.direction')}
-                  name="gridDirection"
                   value={draft.gridDirection}
                   onChange={(value) => set('gridDirection', value)}
                   options={(['long', 'short', 'neutral'] as const).map((value) => ({
@@ -209,7 +300,6 @@ export function Component() {
                 </div>
                 <Choice
                   legend={t('strategy.field.spacing')}
-                  name="spacing"
                   value={draft.spacing}
                   onChange={(value) => set('spacing', value)}
                   options={(['arithmetic', 'geometric'] as const).map((value) => ({
@@ -225,7 +315,6 @@ export function Component() {
                     })}
                     <Choice
                       legend={t('strategy.field.exitMode')}
-                      name="exitMode"
                       value={draft.exitMode}
                       onChange={(value) => set('exitMode', value)}
                       options={[
@@ -255,7 +344,6 @@ export function Component() {
                     </label>
                     <Choice
                       legend={t('strategy.field.outOfRange')}
-                      name="outOfRange"
                       value={draft.outOfRange}
                       onChange={(value) => set('outOfRange', value)}
                       options={(['keep', 'stop'] as const).map((value) => ({
@@ -270,7 +358,6 @@ export function Component() {
               <>
                 <Choice
                   legend={t('strategy.field.direction')}
-                  name="martingaleDirection"
                   value={draft.martingaleDirection}
                   onChange={(value) => set('martingaleDirection', value)}
                   options={(['long', 'short'] as const).map((value) => ({
@@ -280,7 +367,9 @@ export function Component() {
                   testId="strategy-direction"
                 />
                 <div className="sb-grid2">
-                  {text('firstVolume', t('strategy.field.firstVolume'), { suffix: t('strategy.unit.lots') })}
+                  {text('firstVolume', t('strategy.field.firstVolume'), {
+                    suffix: t('strategy.unit.lots'),
+                  })}
                   {text('stepPercent', t('strategy.field.step'), { suffix: percent })}
                   {text('multiplier', t('strategy.field.multiplier'), {
                     hint: t('strategy.new.range', { min: MULTIPLIER.min, max: MULTIPLIER.max }),
@@ -294,7 +383,6 @@ export function Component() {
                 </div>
                 <Choice
                   legend={t('strategy.field.cycle')}
-                  name="cycle"
                   value={draft.cycle}
                   onChange={(value) => set('cycle', value)}
                   options={(['repeat', 'stop'] as const).map((value) => ({
@@ -307,9 +395,26 @@ export function Component() {
                 })}
               </>
             )}
-          </div>
-          <aside className="sb-form-side">
-            <PreviewPanel state={preview} currency={currency} price={price} />
+          </section>
+          <PreviewPanel state={preview} currency={currency} />
+          <BacktestPanel
+            step={3}
+            accountId={novice ? null : account.account_id}
+            request={request}
+            currency={currency}
+          />
+          <section className="card sb-confirm sb-area-start" aria-labelledby="sb-confirm-title">
+            <StepTitle id="sb-confirm-title" step={4}>
+              {t('strategy.new.stepConfirm')}
+            </StepTitle>
+            {request && (
+              <p className="sb-muted sb-small" data-testid="strategy-funding">
+                {t('strategy.new.funding', {
+                  amount: moneyText(intl, request.investment, currency),
+                  account: account.account_id,
+                })}
+              </p>
+            )}
             {error && (
               <div className="alert alert-error" role="alert" data-testid="strategy-create-error">
                 {error}
@@ -329,11 +434,19 @@ export function Component() {
               {busy ? <span className="spinner ui-spinner" /> : <Icon name="bot" size={16} />}
               {t('strategy.new.submit')}
             </button>
-          </aside>
+          </section>
         </form>
       )}
     </div>
   );
+}
+
+/** The symbols to choose from: the catalogue's, with the chosen one first while it loads. */
+function symbolOptions(symbols: readonly string[], value: string): { value: string; label: string }[] {
+  return (symbols.includes(value) ? symbols : [value, ...symbols]).map((symbol) => ({
+    value: symbol,
+    label: symbol,
+  }));
 }
 
 function AccountChoice({
@@ -365,117 +478,43 @@ function AccountChoice({
   );
 }
 
-function SymbolField({
-  value,
-  symbols,
-  onChange,
-  price,
-}: {
-  value: string;
-  symbols: string[];
-  onChange(symbol: string): void;
-  price: string | null;
-}) {
+/** The worst case (the price walked against the bot through and beyond its range or adds). */
+function PreviewPanel({ state, currency }: { state: TAsk<TPreview>; currency: string }) {
   const { t, intl } = useI18n();
-  return (
-    <SelectField
-      label={t('strategy.field.symbol')}
-      value={value}
-      onChange={onChange}
-      options={(symbols.includes(value) ? symbols : [value, ...symbols]).map((symbol) => ({
-        value: symbol,
-        label: symbol,
-      }))}
-      hint={price ? t('strategy.new.price', { price: formatDecimal(intl, price) }) : null}
-      testId="strategy-symbol"
-    />
-  );
-}
-
-type TPreviewState =
-  | { status: 'idle' }
-  | { status: 'loading'; last: TPreview | null }
-  | { status: 'ready'; data: TPreview }
-  | { status: 'failed'; message: string };
-
-/** The levels and worst case of the current inputs, asked once they rest; only the newest answer kept. */
-function usePreview(accountId: number | null, request: TStrategyRequest | null): TPreviewState {
-  const call = useCall();
-  const [state, setState] = useState<TPreviewState>({ status: 'idle' });
-  const key = accountId !== null && request ? JSON.stringify([accountId, request]) : null;
-  useEffect(() => {
-    if (key === null) {
-      setState({ status: 'idle' });
-      return;
-    }
-    const [account_id, current] = JSON.parse(key) as [number, TStrategyRequest];
-    setState((previous) => ({
-      status: 'loading',
-      last:
-        previous.status === 'ready' ? previous.data : previous.status === 'loading' ? previous.last : null,
-    }));
-    const controller = new AbortController();
-    const timer = setTimeout(async () => {
-      const answer = await call('strategypreview', { account_id, ...current }, controller.signal);
-      if (controller.signal.aborted) return;
-      setState(
-        'ok' in answer
-          ? { status: 'ready', data: answer.data }
-          : { status: 'failed', message: answer.message },
-      );
-    }, PREVIEW_DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [key, call]);
-  return state;
-}
-
-/** The worst case (the price walked against the bot) and its levels. */
-function PreviewPanel({
-  state,
-  currency,
-  price,
-}: {
-  state: TPreviewState;
-  currency: string;
-  price: string | null;
-}) {
-  const { t, intl } = useI18n();
-  const data = state.status === 'ready' ? state.data : state.status === 'loading' ? state.last : null;
   const priceText = (value: string | null) =>
     value ? formatDecimal(intl, value) : t('strategy.worst.notReached');
   return (
-    <section
-      className="card sb-preview"
-      aria-labelledby="sb-preview-title"
-      aria-busy={state.status === 'loading'}
-      data-testid="strategy-preview"
-      data-state={state.status}
+    <AskPanel
+      id="sb-preview-title"
+      step={2}
+      title={t('strategy.worst.title')}
+      state={state}
+      idle={t('strategy.worst.idle')}
+      className="sb-area-worst"
+      testId="strategy-preview"
     >
-      <h2 id="sb-preview-title">{t('strategy.worst.title')}</h2>
-      {state.status === 'idle' && <p className="sb-muted">{t('strategy.worst.idle')}</p>}
-      {state.status === 'failed' && (
-        <p className="sb-danger" role="alert" data-testid="strategy-preview-error">
-          {state.message}
-        </p>
-      )}
-      {state.status === 'loading' && !data && <Skeleton rows={2} height={40} />}
-      {data && (
-        <div className="sb-preview-body" data-stale={state.status === 'loading' ? 'true' : undefined}>
-          {data.worstCase.breachesMarginRules && (
+      {(data) => (
+        <>
+          {data.worstCase.breachesMarginRules ? (
             <div className="alert alert-error sb-breach" role="alert" data-testid="strategy-breach">
               <Icon name="alert" size={18} />
               <span>{t('strategy.worst.breach')}</span>
             </div>
+          ) : (
+            <p className="sb-note" data-tone="good" data-testid="strategy-worst-ok">
+              <Icon name="check" size={16} />
+              {t('strategy.worst.ok')}
+            </p>
           )}
           <p className="ui-hint">
             {t('strategy.worst.explain', { to: formatDecimal(intl, data.worstCase.walkedTo) })}
           </p>
-          <dl className="ui-figures" data-testid="strategy-worst">
+          <dl className="ui-figures sb-figures-2" data-testid="strategy-worst">
             <Figure label={t('strategy.worst.maxMargin')} testId="worst-margin">
               {moneyText(intl, data.worstCase.maxMargin, currency)}
+            </Figure>
+            <Figure label={t('strategy.worst.maxLoss')} testId="worst-loss">
+              {moneyText(intl, data.worstCase.maxLoss, currency)}
             </Figure>
             <Figure label={t('strategy.worst.marginCall')} testId="worst-margin-call">
               {priceText(data.worstCase.marginCallPrice)}
@@ -483,14 +522,9 @@ function PreviewPanel({
             <Figure label={t('strategy.worst.stopOut')} testId="worst-stop-out">
               {priceText(data.worstCase.stopOutPrice)}
             </Figure>
-            <Figure label={t('strategy.worst.maxLoss')} testId="worst-loss">
-              {moneyText(intl, data.worstCase.maxLoss, currency)}
-            </Figure>
           </dl>
-          <h3 className="sb-subtitle">{t('strategy.levels.title')}</h3>
-          <LevelsLadder levels={data.levels} price={price} testId="preview-levels" />
-        </div>
+        </>
       )}
-    </section>
+    </AskPanel>
   );
 }

@@ -1,14 +1,16 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { CloseOrKeep } from '../../components/CloseOrKeep';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmActions, Dialog } from '../../components/Dialog';
 import { Figure, Signed } from '../../components/Figure';
+import { Skeleton } from '../../components/LoadStates';
 import { StatusBadge } from '../../components/StatusBadge';
 import { callRoute } from '../../lib/api';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
 import { formatDecimal } from '../../lib/market-format';
-import { moneyText, newIntentKey } from '../../lib/money';
-import type { TStrategy } from './strategy-api';
+import { fromMinor, minorOf, moneyText, newIntentKey } from '../../lib/money';
+import { percentText } from '../../lib/percent-text';
+import { shownData, type TAsk, type TStrategy } from './strategy-api';
 import { priceSlot, type TProblem } from './strategy-form';
 
 /** How long a bot has run: days, hours and minutes through Intl's unit formats ("2 d 3 h"). */
@@ -32,12 +34,29 @@ export const problemText = (
   problem?: TProblem,
 ) => (problem ? t(`strategy.problem.${problem.key}`, problem.values ?? {}) : null);
 
+/**
+ * A bot's whole result: its equity less its investment (grid profit, unrealised profit and fees
+ * together), and that as a share of the investment in percent points ("12.34"), exactly in minor units.
+ */
+export function totalProfit(strategy: Pick<TStrategy, 'equity' | 'investment'>): {
+  profit: string;
+  returnPercent: string | null;
+} {
+  const investment = minorOf(strategy.investment);
+  const profit = minorOf(strategy.equity) - investment;
+  if (investment <= 0n) return { profit: fromMinor(profit), returnPercent: null };
+  // basis points of the investment, rounded half away from zero, as "12.34"
+  const bp = (profit * 20_000n + (profit < 0n ? -investment : investment)) / (2n * investment);
+  return { profit: fromMinor(profit), returnPercent: fromMinor(bp) };
+}
+
 const STATE_TONE = {
   waiting: 'waiting',
   running: 'good',
   stopped_open: 'warning',
   stopped_closed: 'stopped',
 } as const;
+
 /** The bot's state (spec 4's four names) with an icon and a tone. */
 export function StateBadge({ state }: { state: TStrategy['state'] }) {
   const { t } = useI18n();
@@ -48,25 +67,33 @@ export function StateBadge({ state }: { state: TStrategy['state'] }) {
   );
 }
 
-/** A set of radio choices shown as a segmented switch. */
-export function Choice<T extends string>({
+/** Whether the bot still works (it may be stopped), and whether it holds positions it was stopped with. */
+export const isWorking = (strategy: TStrategy) =>
+  strategy.state === 'running' || strategy.state === 'waiting';
+
+/**
+ * A set of radio choices shown as a segmented switch, with its legend over it or, for a switch whose
+ * meaning its place says (a period over a chart), read by screen readers only.
+ */
+export function Choice<T extends string | number>({
   legend,
-  name,
   value,
   options,
   onChange,
   testId,
+  legendHidden = false,
 }: {
   legend: string;
-  name: string;
   value: T;
   options: readonly { value: T; label: string }[];
   onChange(value: T): void;
   testId?: string;
+  legendHidden?: boolean;
 }) {
+  const name = useId();
   return (
     <fieldset className="sb-choice" data-testid={testId}>
-      <legend className="field-label">{legend}</legend>
+      <legend className={legendHidden ? 'sr-only' : 'field-label'}>{legend}</legend>
       <div className="sb-segments">
         {options.map((option) => (
           <label key={option.value} className="sb-segment">
@@ -85,9 +112,30 @@ export function Choice<T extends string>({
   );
 }
 
+/** A compact segmented switch whose legend only screen readers read. */
+export function Segments<T extends string | number>(props: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange(value: T): void;
+  testId?: string;
+}) {
+  return (
+    <Choice
+      legend={props.label}
+      value={props.value}
+      options={props.options}
+      onChange={props.onChange}
+      legendHidden
+      {...(props.testId ? { testId: props.testId } : {})}
+    />
+  );
+}
+
 /**
  * Stops a bot: closing its positions (reason 6) or keeping them, with one idempotency key per choice
- * kept for the retries of a lost answer; then shows what came back.
+ * kept for the retries of a lost answer; then shows what came back. A bot stopped with its positions
+ * kept only offers to close them (reason 6), which gives the money back.
  */
 export function StopDialog({
   strategy,
@@ -99,6 +147,7 @@ export function StopDialog({
   onDone(): void;
 }) {
   const { t, lang, intl } = useI18n();
+  const kept = strategy.state === 'stopped_open';
   const [closePositions, setClosePositions] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -106,13 +155,13 @@ export function StopDialog({
   const attempt = useRef<{ intent: boolean; key: string } | null>(null);
 
   const stop = async () => {
-    if (attempt.current?.intent !== closePositions)
-      attempt.current = { intent: closePositions, key: newIntentKey() };
+    const close = kept || closePositions;
+    if (attempt.current?.intent !== close) attempt.current = { intent: close, key: newIntentKey() };
     setBusy(true);
     setError(null);
     const answer = await callRoute(
       'strategystop',
-      { strategy_id: strategy.strategy_id, closePositions, idempotencyKey: attempt.current.key },
+      { strategy_id: strategy.strategy_id, closePositions: close, idempotencyKey: attempt.current.key },
       lang,
     );
     setBusy(false);
@@ -138,7 +187,7 @@ export function StopDialog({
           </button>
         }
       >
-        <dl className="ui-figures" data-testid="stop-result">
+        <dl className="ui-figures sb-figures-2" data-testid="stop-result">
           <Figure label={t('strategy.field.state')}>
             <StateBadge state={result.strategy.state} />
           </Figure>
@@ -162,43 +211,129 @@ export function StopDialog({
 
   return (
     <Dialog
-      title={t('strategy.stop.title', { id: strategy.strategy_id })}
+      title={t(kept ? 'strategy.closeKept.title' : 'strategy.stop.title', { id: strategy.strategy_id })}
       onClose={onClose}
       busy={busy}
       testId="stop-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            {t('strategy.action.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary ui-btn-danger"
-            onClick={() => void stop()}
-            disabled={busy}
-            data-testid="stop-confirm"
-          >
-            {busy && <span className="spinner ui-spinner" />}
-            {t('strategy.stop.confirm')}
-          </button>
-        </>
+        <ConfirmActions
+          cancel={t('strategy.action.cancel')}
+          confirm={t(kept ? 'strategy.closeKept.confirm' : 'strategy.stop.confirm')}
+          onCancel={onClose}
+          onConfirm={() => void stop()}
+          busy={busy}
+          danger
+          testId="stop-confirm"
+        />
       }
     >
-      <p className="sb-muted">{t('strategy.stop.text')}</p>
-      <CloseOrKeep
-        legend={t('strategy.stop.positions')}
-        name="sb-stop"
-        closePositions={closePositions}
-        onChange={setClosePositions}
-        close={{ title: t('strategy.stop.close'), hint: t('strategy.stop.closeHint') }}
-        keep={{ title: t('strategy.stop.keep'), hint: t('strategy.stop.keepHint') }}
-      />
+      {kept ? (
+        <p className="sb-muted">{t('strategy.closeKept.text', { count: strategy.openPositions })}</p>
+      ) : (
+        <>
+          <p className="sb-muted">{t('strategy.stop.text')}</p>
+          <CloseOrKeep
+            legend={t('strategy.stop.positions')}
+            name="sb-stop"
+            closePositions={closePositions}
+            onChange={setClosePositions}
+            close={{ title: t('strategy.stop.close'), hint: t('strategy.stop.closeHint') }}
+            keep={{ title: t('strategy.stop.keep'), hint: t('strategy.stop.keepHint') }}
+          />
+        </>
+      )}
       {error && (
         <div className="alert alert-error" role="alert" data-testid="stop-error">
           {error}
         </div>
       )}
     </Dialog>
+  );
+}
+
+/** A numbered step's heading in the create form. */
+export function StepTitle({ id, step, children }: { id: string; step: number; children: ReactNode }) {
+  return (
+    <h2 id={id} className="sb-step">
+      <span className="sb-step-number" aria-hidden="true">
+        {step}
+      </span>
+      {children}
+    </h2>
+  );
+}
+
+/**
+ * A card answering for the form's inputs (the worst case, the backtest): what to do while there is
+ * nothing to ask, the failure in words, placeholders on the first answer's way, then the answer (dimmed
+ * while the next one comes).
+ */
+export function AskPanel<T>({
+  id,
+  step,
+  title,
+  aside,
+  state,
+  idle,
+  className,
+  testId,
+  children,
+}: {
+  id: string;
+  step: number;
+  title: string;
+  aside?: ReactNode;
+  state: TAsk<T>;
+  idle: string;
+  className: string;
+  testId: string;
+  children(data: T): ReactNode;
+}) {
+  const data = shownData(state);
+  return (
+    <section
+      className={`card ui-section sb-panel ${className}`}
+      aria-labelledby={id}
+      aria-busy={state.status === 'loading'}
+      data-testid={testId}
+      data-state={state.status}
+    >
+      <div className="sb-panel-head">
+        <StepTitle id={id} step={step}>
+          {title}
+        </StepTitle>
+        {aside}
+      </div>
+      {state.status === 'idle' && <p className="sb-muted">{idle}</p>}
+      {state.status === 'failed' && (
+        <p className="sb-danger" role="alert" data-testid={`${testId}-error`}>
+          {state.message}
+        </p>
+      )}
+      {state.status === 'loading' && !data && <Skeleton rows={2} height={44} />}
+      {data && (
+        <div className="sb-panel-body" data-stale={state.status === 'loading' ? 'true' : undefined}>
+          {children(data)}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The button that stops a working bot, or closes what a stopped one kept; nothing for a closed bot. */
+export function StopButton({ strategy, onStop }: { strategy: TStrategy; onStop(): void }) {
+  const { t } = useI18n();
+  const kept = strategy.state === 'stopped_open';
+  if (!isWorking(strategy) && !kept) return null;
+  return (
+    <button
+      type="button"
+      className="btn btn-secondary btn-sm sb-danger"
+      onClick={onStop}
+      data-testid={kept ? 'strategy-close-kept' : 'strategy-stop'}
+    >
+      {t(kept ? 'strategy.action.closeKept' : 'strategy.action.stop')}
+    </button>
   );
 }
 
@@ -264,12 +399,7 @@ export function ParamsList({ strategy }: { strategy: TStrategy }) {
   const { t, intl } = useI18n();
   const spec = strategy.params;
   const price = (value: string | null | undefined) => (value ? formatDecimal(intl, value) : '—');
-  const percent = (value: string | null | undefined) =>
-    value
-      ? new Intl.NumberFormat(intl, { style: 'percent', maximumFractionDigits: 2 }).format(
-          `${value}E-2` as `${number}`,
-        )
-      : '—';
+  const percent = (value: string | null | undefined) => (value ? percentText(intl, value) : '—');
   const lots = (value: string) => `${formatDecimal(intl, value, 2)} ${t('strategy.unit.lots')}`;
   const rows: [string, string][] =
     spec.kind === 'grid'
@@ -307,7 +437,7 @@ export function ParamsList({ strategy }: { strategy: TStrategy }) {
           [t('strategy.field.trigger'), price(spec.params.triggerPrice)],
         ];
   return (
-    <dl className="ui-figures" data-testid="strategy-params">
+    <dl className="ui-figures sb-params" data-testid="strategy-params">
       {rows.map(([label, value]) => (
         <Figure key={label} label={label}>
           {value}
@@ -317,42 +447,67 @@ export function ParamsList({ strategy }: { strategy: TStrategy }) {
   );
 }
 
-/** A bot's figures: investment, equity, profits, trades, what it holds, margin, runtime. */
+/**
+ * A bot's figures: its whole profit and return first, then the grid profit, unrealised profit,
+ * investment, equity, trades, what it holds, margin and runtime.
+ */
 export function StrategyFigures({ strategy, now }: { strategy: TStrategy; now: number }) {
   const { t, intl } = useI18n();
   const count = (value: number) => new Intl.NumberFormat(intl).format(value);
   const money = (value: string, sign = false) => moneyText(intl, value, strategy.currency, sign);
+  const total = totalProfit(strategy);
   return (
-    <dl className="ui-figures sb-figures-bot">
-      <Figure label={t('strategy.field.investment')} testId="strategy-investment">
-        {money(strategy.investment)}
-      </Figure>
-      <Figure label={t('strategy.field.equity')} testId="strategy-equity">
-        {money(strategy.equity)}
-      </Figure>
-      <Figure label={t('strategy.field.realized')}>
-        <Signed value={strategy.realizedProfit} testId="strategy-realized">
-          {money(strategy.realizedProfit, true)}
-        </Signed>
-      </Figure>
-      <Figure label={t('strategy.field.unrealized')}>
-        <Signed value={strategy.unrealizedProfit} testId="strategy-unrealized">
-          {money(strategy.unrealizedProfit, true)}
-        </Signed>
-      </Figure>
-      <Figure label={t('strategy.field.trades')} testId="strategy-trades">
-        {count(strategy.closedTrades)}
-      </Figure>
-      <Figure label={t('strategy.field.holding')} testId="strategy-holding">
-        {t('strategy.holding', { positions: strategy.openPositions, orders: strategy.openOrders })}
-      </Figure>
-      <Figure label={t('strategy.field.margin')} testId="strategy-margin">
-        {money(strategy.margin)}
-      </Figure>
-      <Figure label={t('strategy.field.runtime')} testId="strategy-runtime">
-        {runtimeText(intl, strategy.startedAt ?? strategy.createdAt, now)}
-      </Figure>
-    </dl>
+    <div className="sb-bot-figures">
+      <div className="sb-total">
+        <span className="sb-total-label">{t('strategy.field.total')}</span>
+        <span className="sb-total-value">
+          <Signed value={total.profit} testId="strategy-total">
+            {money(total.profit, true)}
+          </Signed>
+        </span>
+        {total.returnPercent !== null && (
+          <span className="sb-total-return">
+            <Signed value={total.returnPercent} testId="strategy-return">
+              {percentText(intl, total.returnPercent, { sign: true })}
+            </Signed>
+          </span>
+        )}
+      </div>
+      <dl className="ui-figures sb-figures-bot">
+        <Figure label={t('strategy.field.realized')}>
+          <Signed value={strategy.realizedProfit} testId="strategy-realized">
+            {money(strategy.realizedProfit, true)}
+          </Signed>
+        </Figure>
+        <Figure label={t('strategy.field.unrealized')}>
+          <Signed value={strategy.unrealizedProfit} testId="strategy-unrealized">
+            {money(strategy.unrealizedProfit, true)}
+          </Signed>
+        </Figure>
+        <Figure label={t('strategy.field.investment')} testId="strategy-investment">
+          {money(strategy.investment)}
+        </Figure>
+        <Figure label={t('strategy.field.margin')} testId="strategy-margin">
+          {money(strategy.margin)}
+        </Figure>
+        <Figure label={t('strategy.field.trades')} testId="strategy-trades">
+          {count(strategy.closedTrades)}
+        </Figure>
+        <Figure label={t('strategy.field.holding')} testId="strategy-holding">
+          {t('strategy.holding', { positions: strategy.openPositions, orders: strategy.openOrders })}
+        </Figure>
+        {strategy.round && (
+          <Figure label={t('strategy.field.round')} testId="strategy-round">
+            {t('strategy.round.value', { number: strategy.round.number, adds: strategy.round.adds })}
+          </Figure>
+        )}
+        {isWorking(strategy) && (
+          <Figure label={t('strategy.field.runtime')} testId="strategy-runtime">
+            {runtimeText(intl, strategy.startedAt ?? strategy.createdAt, now)}
+          </Figure>
+        )}
+      </dl>
+    </div>
   );
 }
 

@@ -113,6 +113,19 @@ export function scaled(value: string): bigint {
   return BigInt(integer + fraction.padEnd(8, '0').slice(0, 8));
 }
 
+/** A decimal price string as an integer of `digits` decimals ("1.0842", 5 -> 108420n). */
+export function toPoints(price: string, digits: number): bigint {
+  const [whole = '0', fraction = ''] = price.split('.');
+  return BigInt(whole + fraction.padEnd(digits, '0').slice(0, digits));
+}
+
+/** An integer of `digits` decimals as a decimal price string (108420n, 5 -> "1.08420"). */
+export function fromPoints(points: bigint, digits: number): string {
+  if (digits === 0) return points.toString();
+  const text = points.toString().padStart(digits + 1, '0');
+  return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
 /** A typed whole number within [min, max]. */
 export function readInteger(text: string, min: number, max: number): TRead<number> {
   const compact = text.replace(/[\s\u00a0\u202f]/g, '');
@@ -129,6 +142,14 @@ const PERCENT = { decimals: 2, whole: 5 };
 export const GRIDS = { min: 2, max: 200 } as const;
 export const MAX_ADDS = { min: 0, max: 30 } as const;
 export const MULTIPLIER = { min: '1', max: '5' } as const;
+/** A martingale's step between adds: 0.01 % to 50 % of the round's first price. */
+export const STEP_PERCENT = { min: '0.01', max: '50' } as const;
+
+/** What the form knows beyond the draft: today's bid of the symbol, the funding account's balance. */
+export interface TDraftContext {
+  price?: string | null;
+  balance?: string | null;
+}
 
 /** A symbol as the contract takes it: 2 to 20 of A-Z, 0-9, point and underscore. */
 export function readSymbol(text: string): TRead {
@@ -164,7 +185,11 @@ export type TStrategyCheck =
  * The draft checked as the server would, field by field, and turned into the request's investment
  * and spec (only the chosen kind's parameters; empty optional fields left out).
  */
-export function checkStrategyDraft(draft: TStrategyDraft, intl: string): TStrategyCheck {
+export function checkStrategyDraft(
+  draft: TStrategyDraft,
+  intl: string,
+  context: TDraftContext = {},
+): TStrategyCheck {
   const problems: Partial<Record<TDraftField, TProblem>> = {};
   const take = <T>(field: TDraftField, read: TRead<T>): T | null => {
     if (read.ok) return read.value;
@@ -178,6 +203,8 @@ export function checkStrategyDraft(draft: TStrategyDraft, intl: string): TStrate
   const money = parseAmountInput(draft.investment, intl);
   if (!money.ok) problems.investment = { key: money.problem === 'empty' ? 'required' : money.problem };
   else if (money.minor <= 0n) problems.investment = { key: 'positive' };
+  else if (context.balance && scaled(money.value) > scaled(context.balance))
+    problems.investment = { key: 'aboveBalance' };
   else investment = money.value;
   const symbol = take('symbol', readSymbol(draft.symbol));
 
@@ -193,15 +220,30 @@ export function checkStrategyDraft(draft: TStrategyDraft, intl: string): TStrate
     const exit = draft.exitMode === 'price' ? PRICE : PERCENT;
     const takeProfit = optional('takeProfit', exit);
     const stopLoss = optional('stopLoss', exit);
+    const short = draft.gridDirection === 'short';
     if (
       draft.exitMode === 'price' &&
       takeProfit &&
       stopLoss &&
-      (draft.gridDirection === 'short'
-        ? scaled(takeProfit) >= scaled(stopLoss)
-        : scaled(takeProfit) <= scaled(stopLoss))
+      (short ? scaled(takeProfit) >= scaled(stopLoss) : scaled(takeProfit) <= scaled(stopLoss))
     )
-      problems.takeProfit = { key: draft.gridDirection === 'short' ? 'tpBelowSl' : 'tpAboveSl' };
+      problems.takeProfit = { key: short ? 'tpBelowSl' : 'tpAboveSl' };
+    else if (draft.exitMode === 'price' && context.price) {
+      // the engine takes them only on their side of today's bid (a short grid's the other way round)
+      const bid = scaled(context.price);
+      const values = { price: context.price.replace('.', decimalMark(intl)) };
+      if (takeProfit && (short ? scaled(takeProfit) >= bid : scaled(takeProfit) <= bid))
+        problems.takeProfit = { key: short ? 'tpBelowPrice' : 'tpAbovePrice', values };
+      if (stopLoss && (short ? scaled(stopLoss) <= bid : scaled(stopLoss) >= bid))
+        problems.stopLoss = { key: short ? 'slAbovePrice' : 'slBelowPrice', values };
+    }
+    if (draft.exitMode === 'percent') {
+      // of the investment: a take-profit up to 10,000 %, a stop-loss up to 100 %
+      if (takeProfit && scaled(takeProfit) > scaled('10000'))
+        problems.takeProfit = { key: 'range', values: { min: '0.01', max: '10000' } };
+      if (stopLoss && scaled(stopLoss) > scaled('100'))
+        problems.stopLoss = { key: 'range', values: { min: '0.01', max: '100' } };
+    }
     if (symbol && lowerPrice && upperPrice && grids !== null && volumePerGrid) {
       const params: TGridInput = {
         symbol,
@@ -230,6 +272,25 @@ export function checkStrategyDraft(draft: TStrategyDraft, intl: string): TStrate
       readDecimal(draft.martingaleTakeProfit, intl, PERCENT),
     );
     const stopLossPercent = optional('martingaleStopLoss', PERCENT);
+    if (stepPercent && scaled(stepPercent) > scaled(STEP_PERCENT.max))
+      problems.stepPercent = { key: 'range', values: STEP_PERCENT };
+    if (takeProfitPercent && scaled(takeProfitPercent) > scaled('100'))
+      problems.martingaleTakeProfit = { key: 'range', values: { min: '0.01', max: '100' } };
+    // every add above zero, and the stop-loss beyond the last add (else it would never make them all)
+    const deepest = stepPercent && maxAdds !== null ? scaled(stepPercent) * BigInt(maxAdds) : null;
+    if (deepest !== null && draft.martingaleDirection === 'long' && deepest >= scaled('100'))
+      problems.maxAdds = { key: 'addsTooDeep' };
+    if (stopLossPercent && deepest !== null && scaled(stopLossPercent) <= deepest)
+      problems.martingaleStopLoss = {
+        key: 'slBeyondAdds',
+        values: {
+          percent: fromPoints(deepest / 1_000_000n, 2)
+            .replace(/\.?0+$/, '')
+            .replace('.', decimalMark(intl)),
+        },
+      };
+    else if (stopLossPercent && scaled(stopLossPercent) > scaled('100'))
+      problems.martingaleStopLoss = { key: 'range', values: { min: '0.01', max: '100' } };
     const triggerPrice = optional('triggerPrice', PRICE);
     if (symbol && firstVolume && stepPercent && multiplier && maxAdds !== null && takeProfitPercent) {
       const params: TMartingaleInput = {
