@@ -170,13 +170,13 @@ export const routes: RouteObject[] = [
           {
             path: 'strategies',
             loader: signedInLoader,
-            handle: { titleKey: 'strategy.list.title' },
+            handle: { titleKey: 'strategy.list.title', nav: 5 },
             lazy: lazyPage(() => import('../features/strategies/StrategiesPage')),
           },
           {
             path: 'strategies/new',
             loader: signedInLoader,
-            handle: { titleKey: 'strategy.new.title' },
+            handle: { titleKey: 'strategy.new.title', nav: 5 },
             lazy: lazyPage(() => import('../features/strategies/NewStrategyPage')),
           },
           {
@@ -185,7 +185,7 @@ export const routes: RouteObject[] = [
               if (!/^[1-9]\d{0,15}$/.test(args.params.strategyId ?? '')) notFound();
               return signedInLoader(args);
             },
-            handle: { titleKey: 'strategy.detail.title' },
+            handle: { titleKey: 'strategy.detail.title', nav: 5 },
             lazy: lazyPage(() => import('../features/strategies/StrategyPage')),
           },
           { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },

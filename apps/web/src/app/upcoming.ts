@@ -5,7 +5,7 @@
  */
 export const SHIPPED = {
   copyTrading: true,
-  strategies: false,
+  strategies: true,
   contests: false,
   news: false,
   /** Linking MT4 and MT5 accounts. */

@@ -26,7 +26,7 @@ export function Footer() {
             <Link to={paths.markets(lang)}>{t('footer.markets')}</Link>
             <Link to={paths.converter(lang)}>{t('nav.converter')}</Link>
             {shipped('copyTrading') && <a href={paths.copyTrading(lang)}>{t('nav.copy')}</a>}
-            {shipped('strategies') && <a href={`${paths.home(lang)}#strategies`}>{t('nav.strategies')}</a>}
+            {shipped('strategies') && <a href={paths.strategies(lang)}>{t('nav.strategies')}</a>}
             <Link to={paths.qrcode(lang)}>{t('nav.download')}</Link>
           </div>
           <div>

@@ -25,7 +25,7 @@ export const NAV_ITEMS: readonly {
   { key: 'trade.nav', href: (lang: string) => paths.trade(lang) },
   { key: 'nav.converter', href: (lang: string) => paths.converter(lang) },
   { key: 'nav.copy', href: (lang: string) => paths.copyTrading(lang), feature: 'copyTrading' },
-  { key: 'nav.strategies', href: (lang: string) => `${paths.home(lang)}#strategies`, feature: 'strategies' },
+  { key: 'nav.strategies', href: (lang: string) => paths.strategies(lang), feature: 'strategies' },
   { key: 'nav.download', href: (lang: string) => paths.qrcode(lang) },
 ];
 

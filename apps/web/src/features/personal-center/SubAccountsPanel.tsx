@@ -17,7 +17,8 @@ const PURPOSES: readonly TPurpose[] = ['copy', 'strategy'];
  * The copy and strategy sub-accounts of a main account (spec 3, 4): their balances and what can come
  * back, a Transfer dialog for the four transfer types, and opening a new (empty) one. Once copy trading
  * has shipped, a copy account is opened by following a trader (issue 18): the copy button leads to the
- * traders, and each copy account to My copies.
+ * traders, and each copy account to My copies. Likewise, once the strategy bots have shipped, a strategy
+ * account is opened by creating a bot (issue 19), and each one leads to the bots.
  */
 export function SubAccountsPanel({
   account,
@@ -77,7 +78,17 @@ export function SubAccountsPanel({
               {t('copy.mine.find')}
             </Link>
           )}
-          {PURPOSES.filter((purpose) => purpose !== 'copy' || !shipped('copyTrading')).map((purpose) => (
+          {shipped('strategies') && (
+            <Link to={paths.newStrategy(lang)} className="btn btn-secondary btn-sm" data-testid="sub-new-bot">
+              <Icon name="bot" size={16} />
+              {t('strategy.list.create')}
+            </Link>
+          )}
+          {PURPOSES.filter(
+            (purpose) =>
+              (purpose !== 'copy' || !shipped('copyTrading')) &&
+              (purpose !== 'strategy' || !shipped('strategies')),
+          ).map((purpose) => (
             <button
               key={purpose}
               type="button"
@@ -165,6 +176,16 @@ export function SubAccountsPanel({
                 >
                   {t('accounts.sub.back')}
                 </button>
+                {sub.purpose === 'strategy' && shipped('strategies') && (
+                  <Link
+                    to={paths.strategies(lang)}
+                    className="btn btn-ghost btn-sm"
+                    data-testid="sub-strategies"
+                  >
+                    {t('strategy.list.title')}
+                    <Icon name="chevronRight" size={14} />
+                  </Link>
+                )}
                 {sub.purpose === 'copy' && shipped('copyTrading') && (
                   <Link
                     to={paths.myCopies(lang)}
