@@ -214,11 +214,19 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
         '/en/personalCenter/financial',
         '/en/personalCenter/setting/verification',
         '/en/qrConfirm',
+        '/en/strategies',
+        '/en/strategies/new',
       ],
       ['/en/trade', '/en/personalCenter/account'],
     );
     failures.push(
-      ...(await auditPhonePages(['/en', '/en/markets', '/en/trade', '/en/personalCenter/account'])),
+      ...(await auditPhonePages([
+        '/en',
+        '/en/markets',
+        '/en/trade',
+        '/en/personalCenter/account',
+        '/en/strategies',
+      ])),
     );
     expectNoViolations(failures);
   }, 120_000);

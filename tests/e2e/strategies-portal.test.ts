@@ -129,6 +129,7 @@ describe('strategy bots in the portal', () => {
     await page.getByTestId('strategy-page').waitFor();
     await expect(page.getByTestId('strategy-state').getAttribute('data-state')).resolves.toBe('running');
     await expect(page.getByTestId('strategy-params').textContent()).resolves.toContain('66,000');
+    await page.getByTestId('tab-log').click();
     await page.getByTestId('strategy-log').waitFor();
     findings.push(...(await axeFindings(page, 'bot detail')));
 
@@ -179,14 +180,18 @@ describe('strategy bots in the portal', () => {
     ).resolves.toBe('stopped_open');
     await expect(page.getByTestId('stop-returned').textContent()).resolves.toBe('0.00 USD');
     await page.getByTestId('stop-ok').click();
+    // Stopped, it leaves the running bots for the history, with the way to close what it kept.
+    const row = page.getByTestId('strategy-history-row').first();
     await expect
-      .poll(() => page.getByTestId('strategy-card').first().getByTestId('strategy-state').textContent())
+      .poll(() => row.getByTestId('strategy-state').textContent())
       .toBe('Stopped with position open');
     await expect(page.getByTestId('strategy-stop').count()).resolves.toBe(0);
+    await expect(row.getByTestId('strategy-close-kept').isVisible()).resolves.toBe(true);
+    findings.push(...(await axeFindings(page, 'history')));
     expect(findings).toEqual([]);
 
     // On a 375 px phone the three pages fit without sideways scrolling.
-    const id = await page.getByTestId('strategy-card').first().getAttribute('data-strategy');
+    const id = await row.getAttribute('data-strategy');
     const phone = await signedIn(running.browser, base(), trader, { mobile: true });
     for (const path of ['/en/strategies', '/en/strategies/new', `/en/strategies/${id}`]) {
       await openPage(phone.page, base(), path);
