@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { STRATEGY_PATHS } from '@broker/contracts/strategy-paths';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { serverAndBrowser } from './support';
 import { newTrader, openPage, signedIn } from './traders';
@@ -21,6 +23,26 @@ async function quote(bid: number) {
     body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
   });
   expect(answer.status).toBe(200);
+}
+
+/** Screenshots of the tab when SHOTS_DIR is set: navy and white themes, English and Japanese, 1440 and 375 px. */
+async function shoot(page: Page, path: string, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const lang of ['en', 'ja']) {
+    await openPage(page, base(), `/${lang}${path}`);
+    // on a phone the book is behind the positions tab of the terminal's own tab bar
+    if ((page.viewportSize()?.width ?? 1440) < 600) await page.getByTestId('mobile-tab-positions').click();
+    await page.getByTestId('tab-bots').click();
+    await page.locator('[data-testid=bot-book] [data-testid=order-row]').first().waitFor();
+    for (const theme of ['navy', 'white']) {
+      await page.evaluate((value) => {
+        document.documentElement.dataset.theme = value;
+      }, theme);
+      await page.screenshot({ path: `${dir}/${name}-${lang}-${theme}.png` });
+    }
+  }
 }
 
 describe('bots in the trading terminal', () => {
@@ -58,7 +80,8 @@ describe('bots in the trading terminal', () => {
     await expect(tab.textContent()).resolves.toContain('1');
     await tab.click();
     const book = page.locator(`[data-testid=bot-book][data-strategy="${strategyId}"]`);
-    await book.waitFor();
+    // its orders come with one read: all four at once
+    await book.locator('[data-testid=order-row]').first().waitFor();
     await expect(book.locator('[data-testid=order-row]').count()).resolves.toBe(4);
     await expect(book.getByTestId('bot-tag').first().textContent()).resolves.toBe(`Bot #${strategyId}`);
     // the bot manages them: no modify or cancel
@@ -78,6 +101,14 @@ describe('bots in the trading terminal', () => {
     // the account's own book is untagged
     await page.getByTestId('tab-orders').click();
     await expect(page.getByTestId('bot-tag').count()).resolves.toBe(0);
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await shoot(page, '/trade', 'terminal-bots-1440');
     await context.close();
+    if (process.env.SHOTS_DIR) {
+      const phone = await signedIn(running.browser, base(), trader, { mobile: true });
+      await shoot(phone.page, '/trade', 'terminal-bots-375');
+      await phone.context.close();
+    }
   });
 });

@@ -550,7 +550,12 @@ function PositionsView({
       ]}
       card={(p) => ({
         symbol: p.symbol,
-        tag: side(p),
+        tag: (
+          <>
+            {side(p)}
+            <BotTag strategyId={p.strategy_id} />
+          </>
+        ),
         volume: p.volume,
         aside: field.profit.cell(p),
         fields: [field.open, field.current, field.takeProfit, field.stopLoss, field.swap, field.commission],
@@ -660,7 +665,12 @@ function OrdersView({
       ]}
       card={(o) => ({
         symbol: o.symbol,
-        tag: type(o),
+        tag: (
+          <>
+            {type(o)}
+            <BotTag strategyId={o.strategy_id} />
+          </>
+        ),
         volume: o.volume,
         aside: price(o),
         fields: [field.market, field.limitPrice, field.takeProfit, field.stopLoss],
@@ -725,7 +735,7 @@ function BotsView({
   }
   return (
     <div className="tr-bots" data-testid="bots-view">
-      {load.books.map(({ bot, positions, orders }) => (
+      {load.books.map(({ bot, positions, orders, loaded }) => (
         <section
           key={bot.strategy_id}
           className="tr-bot"
@@ -757,6 +767,11 @@ function BotsView({
               </Link>
             </span>
           </header>
+          {!loaded && (
+            <div className="tr-empty">
+              <span className="spinner" />
+            </div>
+          )}
           {positions.length > 0 && (
             <PositionsView
               positions={positions}

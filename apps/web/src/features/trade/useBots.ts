@@ -11,6 +11,8 @@ export interface TBotBook {
   bot: TBot;
   positions: TPosition[];
   orders: TPendingOrder[];
+  /** Whether its positions and orders were read (only while the tab is open). */
+  loaded: boolean;
 }
 
 export type TBotsLoad =
@@ -48,7 +50,7 @@ export function useBots(accountId: number, detailed: boolean, lang: string): TBo
         );
         const books = await Promise.all(
           bots.map(async (bot): Promise<TBotBook> => {
-            if (!detailed) return { bot, positions: [], orders: [] };
+            if (!detailed) return { bot, positions: [], orders: [], loaded: false };
             const [positions, orders] = await Promise.all([
               callRoute('positions', { account_id: bot.account_id }, lang),
               callRoute('pendingorders', { account_id: bot.account_id }, lang),
@@ -57,6 +59,7 @@ export function useBots(accountId: number, detailed: boolean, lang: string): TBo
               bot,
               positions: positions.succeed && positions.Data ? positions.Data : [],
               orders: orders.succeed && orders.Data ? orders.Data : [],
+              loaded: true,
             };
           }),
         );
