@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkStrategyDraft } from '../../src/features/strategies/strategy-form';
 import { botPlan, movedBy, previewPlan } from '../../src/features/strategies/strategy-lines';
-import { TEMPLATES, templateDraft, templateRange } from '../../src/features/strategies/strategy-templates';
+import {
+  TEMPLATES,
+  templateAnchor,
+  templateDraft,
+  templateRange,
+} from '../../src/features/strategies/strategy-templates';
 
 const t = (key: string, values?: Record<string, unknown>) =>
   values ? `${key} ${JSON.stringify(values)}` : key;
@@ -14,6 +19,16 @@ describe('strategy templates', () => {
     expect(templateRange('2341.56', 2, 200)).toEqual({ lower: '2294.72', upper: '2388.40' });
     // exact products are not rounded
     expect(templateRange('100.00', 2, 100)).toEqual({ lower: '99.00', upper: '101.00' });
+  });
+
+  it('centre a grid on the bid rounded to a power of ten of points, so a small move asks for no new backtest', () => {
+    expect(templateAnchor('1.08420', 5)).toBe('1.08400');
+    expect(templateAnchor('1.08449', 5)).toBe('1.08400');
+    expect(templateAnchor('1.08450', 5)).toBe('1.08500');
+    expect(templateAnchor('2341.56', 2)).toBe('2342.00');
+    expect(templateAnchor('67321.50', 2)).toBe('67300.00');
+    // a price too small for a step keeps its last digit
+    expect(templateAnchor('0.00001', 5)).toBe('0.00001');
   });
 
   it('fill the form with requests the contract takes, in the reader’s locale', () => {
@@ -30,8 +45,8 @@ describe('strategy templates', () => {
     expect(neutral).toMatchObject({
       kind: 'grid',
       symbol: 'EURUSD',
-      lowerPrice: '1,06251',
-      upperPrice: '1,10589',
+      lowerPrice: '1,06232',
+      upperPrice: '1,10568',
       grids: '20',
       volumePerGrid: '0,02',
       gridDirection: 'neutral',

@@ -129,6 +129,19 @@ export function templateRange(
 }
 
 /**
+ * The bid a template's grid is centred on: today's bid rounded to the largest power of ten of points
+ * not above 0.25 % of it (0.09 % to 0.25 %), so that the strategy home asks for a template's backtest
+ * again (its input, hence its cached answer) only when the price has moved that much, not on every
+ * visit; the range's edges are round figures too.
+ */
+export function templateAnchor(bid: string, digits: number): string {
+  const points = toPoints(bid, digits);
+  let step = 1n;
+  while (step * 10n <= points / 400n) step *= 10n;
+  return fromPoints(((points + step / 2n) / step) * step, digits);
+}
+
+/**
  * The create form filled in with a template, figures written in the reader's locale. A grid needs
  * today's bid and the symbol's digits; without them its range stays empty.
  */
@@ -145,7 +158,9 @@ export function templateDraft(
     investment: local(template.investment),
   };
   if (template.kind === 'grid') {
-    const range = quote ? templateRange(quote.bid, quote.digits, template.rangeBp) : null;
+    const range = quote
+      ? templateRange(templateAnchor(quote.bid, quote.digits), quote.digits, template.rangeBp)
+      : null;
     return {
       ...base,
       gridDirection: 'neutral',
