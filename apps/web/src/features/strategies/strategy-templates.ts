@@ -101,7 +101,7 @@ export const TEMPLATES: readonly TTemplate[] = [
     firstVolume: '0.01',
     stepPercent: '1',
     multiplier: '2',
-    maxAdds: 5,
+    maxAdds: 4,
     takeProfitPercent: '0.8',
   },
 ];
