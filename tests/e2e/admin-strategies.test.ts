@@ -4,7 +4,15 @@ import { ADMIN_STRATEGY_PATHS } from '@broker/contracts/admin/strategy-paths';
 import { STRATEGY_PATHS } from '@broker/contracts/strategy-paths';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createStaff, newContext, serverAndBrowser, signInStaff, staffCall, staffPage } from './support';
+import {
+  btcQuote,
+  createStaff,
+  newContext,
+  serverAndBrowser,
+  signInStaff,
+  staffCall,
+  staffPage,
+} from './support';
 import { newTrader, type TTrader } from './traders';
 
 /**
@@ -18,15 +26,7 @@ import { newTrader, type TTrader } from './traders';
 const running = serverAndBrowser({ FEED: 'off' });
 const base = () => running.server.baseUrl;
 
-/** One BTCUSDT quote with a 50.00 spread. */
-async function quote(bid: number) {
-  const answer = await fetch(`${base()}/dev/feed/tick`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
-  });
-  expect(answer.status).toBe(200);
-}
+const quote = (bid: number) => btcQuote(base(), bid);
 
 async function startBot(trader: TTrader, account: number, investment: string, spec: object) {
   const answer = await trader.call(STRATEGY_PATHS.strategycreate, {
@@ -138,7 +138,7 @@ describe('strategy bots in the back office', () => {
       .poll(() => drawer.getByTestId('strategy-drawer-state').getAttribute('data-state'), { timeout: 10_000 })
       .toBe('stopped_open');
     expect(await page.getByTestId('strategy-notice').textContent()).toContain('1 position is kept');
-    expect(await drawer.getByTestId('strategy-stop-reason').textContent()).toContain('Stopped actively');
+    expect(await drawer.getByTestId('strategy-stop-reason').textContent()).toContain('Stopped by staff');
     // The trader sees it stopped with the position open; the list says so too.
     const mine = await trader.call(STRATEGY_PATHS.strategylist, {});
     expect(

@@ -3,7 +3,7 @@ import { ADMIN_COPY_PATHS } from '@broker/contracts/admin/copy-paths';
 import { COPY_PATHS } from '@broker/contracts/copy-paths';
 import { describe, expect, it } from 'vitest';
 import { StaffClient } from '../../apps/server/test/staff';
-import { ADMIN_PASSWORD, serverAndBrowser } from './support';
+import { ADMIN_PASSWORD, btcQuote, serverAndBrowser } from './support';
 import { newTrader, openPage, signedIn, type TTrader } from './traders';
 
 /**
@@ -16,15 +16,7 @@ import { newTrader, openPage, signedIn, type TTrader } from './traders';
 const running = serverAndBrowser({ FEED: 'off', COPY_FEE_PERIOD_MS: '4000' });
 const base = () => running.server.baseUrl;
 
-/** One BTCUSDT quote with a 50.00 spread (moves of up to 25 spreads pass the off-market filter). */
-async function quote(bid: number) {
-  const answer = await fetch(`${base()}/dev/feed/tick`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
-  });
-  expect(answer.status).toBe(200);
-}
+const quote = (bid: number) => btcQuote(base(), bid);
 
 /** Walks the price to `to` in steps the off-market filter lets through, a moment apart. */
 async function walk(from: number, to: number) {

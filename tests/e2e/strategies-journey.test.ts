@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser } from './support';
+import { btcQuote, serverAndBrowser } from './support';
 import { newTrader, openPage, signedIn } from './traders';
 
 /**
@@ -15,15 +15,7 @@ import { newTrader, openPage, signedIn } from './traders';
 const running = serverAndBrowser({ FEED: 'off' });
 const base = () => running.server.baseUrl;
 
-/** One BTCUSDT quote with a 50.00 spread. */
-async function quote(bid: number) {
-  const answer = await fetch(`${base()}/dev/feed/tick`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
-  });
-  expect(answer.status).toBe(200);
-}
+const quote = (bid: number) => btcQuote(base(), bid);
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().textContent();
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser } from './support';
+import { btcQuote, serverAndBrowser } from './support';
 import { newTrader, openPage, signedIn } from './traders';
 
 /**
@@ -16,15 +16,7 @@ import { newTrader, openPage, signedIn } from './traders';
 const running = serverAndBrowser({ FEED: 'off' });
 const base = () => running.server.baseUrl;
 
-/** One BTCUSDT quote with a 50.00 spread. */
-async function quote(bid: number) {
-  const answer = await fetch(`${base()}/dev/feed/tick`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
-  });
-  expect(answer.status).toBe(200);
-}
+const quote = (bid: number) => btcQuote(base(), bid);
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -277,3 +277,16 @@ export async function mailboxCode(baseUrl: string, to: string, seen = 0): Promis
   }
   throw new Error(`no code for ${to}`);
 }
+
+/**
+ * One BTCUSDT quote with a 50.00 spread, through the demo feed's tick route (FEED=off in demo mode).
+ * Moves of up to 25 spreads a tick pass the off-market filter.
+ */
+export async function btcQuote(base: string, bid: number) {
+  const answer = await fetch(`${base}/dev/feed/tick`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
+  });
+  expect(answer.status).toBe(200);
+}

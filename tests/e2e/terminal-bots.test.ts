@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { STRATEGY_PATHS } from '@broker/contracts/strategy-paths';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serverAndBrowser } from './support';
+import { btcQuote, serverAndBrowser } from './support';
 import { newTrader, openPage, signedIn } from './traders';
 
 /**
@@ -16,14 +16,7 @@ import { newTrader, openPage, signedIn } from './traders';
 const running = serverAndBrowser({ FEED: 'off' });
 const base = () => running.server.baseUrl;
 
-async function quote(bid: number) {
-  const answer = await fetch(`${base()}/dev/feed/tick`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ symbol: 'BTCUSDT', bid: `${bid}.00`, ask: `${bid + 50}.00` }),
-  });
-  expect(answer.status).toBe(200);
-}
+const quote = (bid: number) => btcQuote(base(), bid);
 
 /** Screenshots of the tab when SHOTS_DIR is set: navy and white themes, English and Japanese, 1440 and 375 px. */
 async function shoot(page: Page, path: string, name: string) {
