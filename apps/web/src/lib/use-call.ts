@@ -37,8 +37,13 @@ export function useCall() {
  * latest request is kept, so a slow answer to an older key never overwrites a newer one; `reload(true)`
  * keeps showing the data while it reads again (a refresh after an action).
  */
-export function useLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<TCallResult<T>>) {
-  const [load, setLoad] = useState<TLoad<T>>({ status: 'loading' });
+export function useLoad<T, F extends { status: 'failed' } = TFailed>(
+  key: string | null,
+  fetcher: (signal: AbortSignal) => Promise<{ ok: true; data: T } | F>,
+) {
+  const [load, setLoad] = useState<{ status: 'loading' } | F | { status: 'ready'; data: T }>({
+    status: 'loading',
+  });
   const latest = useRef(0);
   const fetcherRef = useRef(fetcher);
   fetcherRef.current = fetcher;

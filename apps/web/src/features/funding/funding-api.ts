@@ -1,11 +1,12 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '@broker/contracts/envelope';
 import { FUNDING_RAW_PATHS } from '@broker/contracts/funding-paths';
 import type { TRouteInput, TRouteOutput } from '@broker/contracts/routes';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback } from 'react';
 import { callRoute } from '../../lib/api';
 import { readCookie } from '../../lib/cookies';
 import { failureText } from '../../lib/failure-text';
 import { useI18n } from '../../lib/i18n';
+import { useLoad } from '../../lib/use-call';
 
 export type TMethods = TRouteOutput<'fundingmethods'>;
 export type TMethodInfo = TMethods['methods'][number];
@@ -51,30 +52,7 @@ export function useRouteLoad<T>(
   key: string | null,
   fetcher: (signal: AbortSignal) => Promise<{ ok: true; data: T } | TFailed>,
 ) {
-  const [load, setLoad] = useState<TLoad<T>>({ status: 'loading' });
-  const latest = useRef(0);
-  const fetcherRef = useRef(fetcher);
-  fetcherRef.current = fetcher;
-  const run = useCallback(
-    async (quiet = false) => {
-      const request = ++latest.current;
-      if (key === null) return;
-      const controller = new AbortController();
-      if (!quiet) setLoad({ status: 'loading' });
-      const answer = await fetcherRef.current(controller.signal);
-      if (request !== latest.current) return;
-      setLoad('ok' in answer ? { status: 'ready', data: answer.data } : answer);
-    },
-    [key],
-  );
-  useEffect(() => {
-    void run();
-    return () => {
-      latest.current++;
-    };
-  }, [run]);
-  /** Fetches again; `quiet` keeps showing the current data meanwhile (a refresh after an action). */
-  return { load, reload: (quiet = true) => run(quiet) };
+  return useLoad<T, TFailed>(key, fetcher);
 }
 
 /** Wraps a route call as a fetcher of useRouteLoad. */
