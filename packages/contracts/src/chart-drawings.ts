@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CHART_DRAWING_KINDS, CHART_DRAWING_LIMITS, CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
 import { define } from './route-kit';
 
-const ZChartSymbol = z
+/** A symbol as the charts keep it: upper case, 3 to 12 letters and digits. */
+export const ZChartSymbol = z
   .string()
   .trim()
   .toUpperCase()

@@ -71,6 +71,8 @@ export const ROUTE_LIMITS: Readonly<Record<string, readonly TRouteLimit[]>> = {
   strategycreate: [perSubject(30, 600)],
   // Each edit of a drawing saves the symbol's list: generous for a person, bounded for a script.
   chartdrawingssave: [perSubject(240, 60)],
+  // The terminal saves the layout a moment after the trader stops changing it (debounced).
+  chartlayoutsave: [perSubject(120, 60)],
   // Price alerts: a person makes a few a minute; the active ones are capped at 50 besides.
   alertcreate: [perSubject(120, 60)],
   alertupdate: [perSubject(240, 60)],

@@ -8,6 +8,7 @@ import { RISK_PATHS } from './admin/risk-paths';
 import { ADMIN_STRATEGY_PATHS } from './admin/strategy-paths';
 import { ALERT_PATHS } from './alert-paths';
 import { CHART_DRAWINGS_PATHS } from './chart-drawings-paths';
+import { CHART_LAYOUT_PATHS } from './chart-layout-paths';
 import { COPY_PATHS } from './copy-paths';
 import { FUNDING_PATHS } from './funding-paths';
 import { STRATEGY_PATHS } from './strategy-paths';
@@ -25,6 +26,7 @@ export const ROUTE_PATHS = {
   ...ADMIN_FUNDING_PATHS,
   ...FUNDING_PATHS,
   ...CHART_DRAWINGS_PATHS,
+  ...CHART_LAYOUT_PATHS,
   ...ALERT_PATHS,
   ...COPY_PATHS,
   ...ADMIN_COPY_PATHS,

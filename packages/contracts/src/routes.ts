@@ -10,6 +10,7 @@ import { riskRoutes } from './admin/risk-routes';
 import { strategyAdminRoutes } from './admin/strategy-routes';
 import { alertRoutes } from './alert-routes';
 import { chartDrawingsRoutes } from './chart-drawings';
+import { chartLayoutRoutes } from './chart-layout';
 import { copyRoutes } from './copy-routes';
 import { fundingRoutes } from './funding-routes';
 import { define, empty, type TRouteDefinition } from './route-kit';
@@ -219,6 +220,7 @@ export const routeCatalogue = {
   ...fundingRoutes,
   ...fundingAdminRoutes,
   ...chartDrawingsRoutes,
+  ...chartLayoutRoutes,
   ...alertRoutes,
   ...copyRoutes,
   ...copyAdminRoutes,

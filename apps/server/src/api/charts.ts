@@ -1,6 +1,12 @@
 import type { TCallContext } from '../http/context';
 import type { THandlers } from '../http/gateway';
-import { chartDrawings, saveChartDrawings, type TChartsPorts } from '../modules/charts';
+import {
+  chartDrawings,
+  chartLayout,
+  saveChartDrawings,
+  saveChartLayout,
+  type TChartsPorts,
+} from '../modules/charts';
 import { userActorOf } from './actors';
 
 const chartsPorts = (ctx: TCallContext): TChartsPorts => ({
@@ -8,9 +14,14 @@ const chartsPorts = (ctx: TCallContext): TChartsPorts => ({
   isSymbol: (tenantId, symbol) => ctx.services.market.spec(symbol, tenantId) !== undefined,
 });
 
-/** Handlers of the trader's chart drawings (issue 21), per user and symbol. */
-export const chartsHandlers: Pick<THandlers, 'chartdrawings' | 'chartdrawingssave'> = {
+/** Handlers of the trader's chart drawings (per user and symbol) and layout (per user), issue 21. */
+export const chartsHandlers: Pick<
+  THandlers,
+  'chartdrawings' | 'chartdrawingssave' | 'chartlayout' | 'chartlayoutsave'
+> = {
   chartdrawings: (input, ctx) => chartDrawings(chartsPorts(ctx), { ...input, actor: userActorOf(ctx) }),
   chartdrawingssave: (input, ctx) =>
     saveChartDrawings(chartsPorts(ctx), { ...input, actor: userActorOf(ctx) }),
+  chartlayout: (_input, ctx) => chartLayout(chartsPorts(ctx), { actor: userActorOf(ctx) }),
+  chartlayoutsave: (input, ctx) => saveChartLayout(chartsPorts(ctx), { ...input, actor: userActorOf(ctx) }),
 };
