@@ -45,6 +45,8 @@ export const AppErrorCode = {
   ACCOUNT_LIMIT_REACHED: -3015,
   /** Closing or changing a position that is already closed (not a pending order: -3001). */
   POSITION_ALREADY_CLOSED: -3016,
+  /** A trailing stop distance that is not whole points between the symbol's stops level and 1,000,000. */
+  INVALID_TRAILING_STOP: -3017,
   INSUFFICIENT_FUNDS: -4001,
   DEPOSIT_CAP_EXCEEDED: -4002,
   /** Funding (issue 17): -41xx. */

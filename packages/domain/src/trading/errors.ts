@@ -40,6 +40,11 @@ export const TRADING_ERROR_CODES = [
   'INVALID_PRICE',
   /** Take-profit or stop-loss on the wrong side of the reference price or too close to it. */
   'INVALID_STOPS',
+  /**
+   * A trailing stop distance that is not a whole number of points between the symbol's stops level
+   * and `MAX_TRAILING_POINTS` (orders.ts).
+   */
+  'INVALID_TRAILING_STOP',
   /** An amount that is not a positive safe integer. */
   'INVALID_AMOUNT',
   /** A close reason the client may not give (2 and 3 belong to the engine). */

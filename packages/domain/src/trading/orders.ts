@@ -190,7 +190,7 @@ export const Book = {
 } as const;
 export type TBook = (typeof Book)[keyof typeof Book];
 
-/** What a trigger does when it fires; stored in the low two bits of its id (ticket x 4 + kind). */
+/** What a trigger does when it fires; stored in the low three bits of its id (ticket x 8 + kind). */
 export const TriggerKind = {
   TAKE_PROFIT: 0,
   STOP_LOSS: 1,
@@ -198,8 +198,13 @@ export const TriggerKind = {
   ENTRY: 2,
   /** A stop-limit's stop is reached and it becomes a limit order. */
   ACTIVATION: 3,
+  /** A trailing stop's price moved far enough in the position's favour: its stop-loss follows. */
+  TRAIL: 4,
 } as const;
 export type TTriggerKind = (typeof TriggerKind)[keyof typeof TriggerKind];
+
+/** Trigger ids are `ticket x TRIGGER_KINDS + kind`, so no per-trigger objects are needed. */
+export const TRIGGER_KINDS = 8;
 
 /** Buy positions close at the bid, sell positions at the ask. */
 export function takeProfitBook(side: TSide): TBook {
@@ -208,6 +213,50 @@ export function takeProfitBook(side: TSide): TBook {
 
 export function stopLossBook(side: TSide): TBook {
   return side === 'buy' ? Book.BID_FALLING : Book.ASK_RISING;
+}
+
+/** A trailing stop waits for the closing price to move in the position's favour: bid up, ask down. */
+export function trailBook(side: TSide): TBook {
+  return side === 'buy' ? Book.BID_RISING : Book.ASK_FALLING;
+}
+
+/**
+ * The largest trailing distance accepted, in points (10^6: 10.00000 on EURUSD, 10,000.00 on BTCUSDT):
+ * beyond it a "trailing" stop-loss would never come near the price.
+ */
+export const MAX_TRAILING_POINTS = 1_000_000;
+
+/**
+ * A trailing distance in points: none (null or 0), or a whole number of points from the symbol's
+ * stops level (at least 1) to `MAX_TRAILING_POINTS`, so every stop-loss it sets is a valid one.
+ */
+export function validateTrailing(terms: TInstrumentTerms, points: number | null): TTradingErrorCode | null {
+  if (points === null || points === 0) return null;
+  if (!Number.isSafeInteger(points) || points < minDistance(terms) || points > MAX_TRAILING_POINTS)
+    return 'INVALID_TRAILING_STOP';
+  return null;
+}
+
+/**
+ * The closing price at which a trailing stop moves the stop-loss next (MT5's rule: only once the
+ * profit exceeds the distance, and only forward). A buy's stop-loss becomes bid - distance once that
+ * is above both the open price and the current stop-loss, so the trigger waits in the bid-rising book
+ * at max(open, stop-loss) + distance + 1; a sell's becomes ask + distance once that is below both,
+ * at min(open, stop-loss) - distance - 1 in the ask-falling book.
+ */
+export function trailTriggerPrice(
+  side: TSide,
+  openPrice: number,
+  stopLoss: number | null,
+  distance: number,
+): number {
+  if (side === 'buy') return Math.max(openPrice, stopLoss ?? openPrice) + distance + 1;
+  return Math.min(openPrice, stopLoss ?? openPrice) - distance - 1;
+}
+
+/** The stop-loss a trailing stop sets at this quote: bid - distance for a buy, ask + distance for a sell. */
+export function trailedStopLoss(side: TSide, bid: number, ask: number, distance: number): number {
+  return side === 'buy' ? bid - distance : ask + distance;
 }
 
 /**

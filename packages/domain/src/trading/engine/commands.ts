@@ -87,6 +87,8 @@ export interface TOpenMarketCommand extends TCommandBase {
   volume: number;
   takeProfit?: number | null;
   stopLoss?: number | null;
+  /** Trailing stop distance in points (null, 0 or absent: none). */
+  trailingStop?: number | null;
 }
 
 export interface TPlacePendingCommand extends TCommandBase {
@@ -109,6 +111,8 @@ export interface TModifyPositionCommand extends TCommandBase {
   positionId: number;
   takeProfit: number | null;
   stopLoss: number | null;
+  /** Trailing stop distance in points: null or 0 removes it, absent leaves it as it is. */
+  trailingStop?: number | null;
 }
 
 export interface TModifyOrderCommand extends TCommandBase {

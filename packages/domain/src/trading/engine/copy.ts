@@ -22,6 +22,7 @@ import {
   validateClosing,
   validateOpening,
   validateStops,
+  validateTrailing,
 } from '../orders';
 import type {
   TCopySettings,
@@ -62,7 +63,15 @@ import { figuresOf, positionView, riskEquity, syncCopyThresholds, syncRisk } fro
 /** The leader's trade a follower copies: a position just opened, or open when the relation starts. */
 type TLeaderTrade = Pick<
   TPositionView,
-  'positionId' | 'accountId' | 'symbol' | 'side' | 'volume' | 'openPrice' | 'takeProfit' | 'stopLoss'
+  | 'positionId'
+  | 'accountId'
+  | 'symbol'
+  | 'side'
+  | 'volume'
+  | 'openPrice'
+  | 'takeProfit'
+  | 'stopLoss'
+  | 'trailingStop'
 >;
 
 const isCount = (value: number) => Number.isSafeInteger(value) && value > 0;
@@ -440,7 +449,7 @@ export function copyFollowers(st: EngineState): void {
         break;
       case 'position_modified':
         if (st.copiesByParent.has(event.positionId))
-          copyStops(st, event.positionId, event.takeProfit, event.stopLoss);
+          copyStops(st, event.positionId, event.takeProfit, event.stopLoss, event.trailingStop ?? 0);
         break;
       case 'account_closed': {
         const account = st.accounts.get(event.accountId);
@@ -584,14 +593,21 @@ function openCopy(st: EngineState, relation: CopyRelation, trade: TLeaderTrade):
   }
   const takeProfit = settings.copyStops ? trade.takeProfit : null;
   const stopLoss = settings.copyStops ? trade.stopLoss : null;
-  if (stopsRestricted(follower, takeProfit, stopLoss, null)) return refuse('restricted', volume);
-  const stopsError = validateStops({
-    side,
-    reference: side === 'buy' ? sym.bid : sym.ask,
-    takeProfit,
-    stopLoss,
-    distance: minDistance(terms),
-  });
+  // A copy of a trailing position trails by the same distance from its own price.
+  const trailing = settings.copyStops ? (trade.trailingStop ?? 0) : 0;
+  if (
+    stopsRestricted(follower, takeProfit, stopLoss, null) ||
+    (trailing > 0 && follower.restrictions.noStopLoss)
+  )
+    return refuse('restricted', volume);
+  const stopsError =
+    validateStops({
+      side,
+      reference: side === 'buy' ? sym.bid : sym.ask,
+      takeProfit,
+      stopLoss,
+      distance: minDistance(terms),
+    }) ?? validateTrailing(terms, trailing);
   if (stopsError) return refuse('invalid_stops', volume);
   const costs = openingCosts(st, follower, sym, side, volume, price);
   if (typeof costs === 'string') return refuse('no_price', volume);
@@ -612,6 +628,8 @@ function openCopy(st: EngineState, relation: CopyRelation, trade: TLeaderTrade):
     costs,
     null,
     trade.positionId,
+    null,
+    trailing,
   );
   return null;
 }
@@ -656,31 +674,40 @@ function copyClose(st: EngineState, leaderTicket: number, closed: number, before
   }
 }
 
-/** The leader moved a position's take-profit or stop-loss: the copies that copy stops follow. */
+/**
+ * The leader moved a position's take-profit, stop-loss or trailing stop: the copies that copy stops
+ * follow (a trailing stop's own moves are not copied: each copy trails from its own price).
+ */
 function copyStops(
   st: EngineState,
   leaderTicket: number,
   takeProfit: number | null,
   stopLoss: number | null,
+  trailing: number,
 ): void {
   const copies = st.copiesByParent.get(leaderTicket);
   if (copies === undefined) return;
   for (const copy of copies) {
     const relation = copy.account.copy;
     if (relation === null || !relation.settings.copyStops) continue;
-    if (copy.takeProfit === takeProfit && copy.stopLoss === stopLoss) continue;
-    if (stopsRestricted(copy.account, takeProfit, stopLoss, copy)) {
+    if (copy.takeProfit === takeProfit && copy.stopLoss === stopLoss && copy.trailing === trailing) continue;
+    const newTrailing = trailing > 0 && trailing !== copy.trailing;
+    if (
+      stopsRestricted(copy.account, takeProfit, stopLoss, copy) ||
+      (newTrailing && copy.account.restrictions.noStopLoss)
+    ) {
       skip(st, relation, leaderTicket, 'modify', 'restricted');
       continue;
     }
     const sym = copy.sym;
-    const stopsError = validateStops({
-      side: copy.side,
-      reference: copy.side === 'buy' ? sym.bid : sym.ask,
-      takeProfit,
-      stopLoss,
-      distance: minDistance(sym.terms),
-    });
+    const stopsError =
+      validateStops({
+        side: copy.side,
+        reference: copy.side === 'buy' ? sym.bid : sym.ask,
+        takeProfit,
+        stopLoss,
+        distance: minDistance(sym.terms),
+      }) ?? validateTrailing(sym.terms, trailing);
     if (stopsError) {
       skip(st, relation, leaderTicket, 'modify', 'invalid_stops');
       continue;
@@ -688,6 +715,7 @@ function copyStops(
     removePositionTriggers(copy);
     copy.takeProfit = takeProfit;
     copy.stopLoss = stopLoss;
+    copy.trailing = trailing;
     addPositionTriggers(copy);
     emit(st, {
       type: 'position_modified',
@@ -695,6 +723,7 @@ function copyStops(
       accountId: copy.account.id,
       takeProfit,
       stopLoss,
+      trailingStop: trailing > 0 ? trailing : null,
       time: st.now,
     });
   }

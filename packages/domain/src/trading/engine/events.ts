@@ -40,6 +40,8 @@ export interface TPositionView {
   openTime: number;
   takeProfit: number | null;
   stopLoss: number | null;
+  /** Trailing stop distance in points; null when the position has none. */
+  trailingStop: number | null;
   /** Margin held, account-currency minor units. */
   margin: number;
   /** Floating profit at the last quotes, account-currency minor units. */
@@ -142,8 +144,15 @@ export type TEngineEvent =
       accountId: number;
       takeProfit: number | null;
       stopLoss: number | null;
+      /** The trailing distance in points after the change (null: none). */
+      trailingStop: number | null;
       time: number;
     }
+  /**
+   * A trailing stop moved the position's stop-loss after the price (the engine's move, on a tick).
+   * Only the stop-loss changed; copies of the position trail on their own.
+   */
+  | { type: 'stop_loss_trailed'; positionId: number; accountId: number; stopLoss: number; time: number }
   | {
       type: 'position_closed';
       positionId: number;

@@ -1,7 +1,14 @@
 /** The engine's self-check: every running figure recomputed from scratch and compared. */
 import { isMetaTrader } from '../calculations';
 import { profitMinor } from '../money';
-import { stopLossBook, type TBook, takeProfitBook } from '../orders';
+import {
+  stopLossBook,
+  type TBook,
+  TriggerKind,
+  takeProfitBook,
+  trailBook,
+  trailTriggerPrice,
+} from '../orders';
 import { marginState } from '../trigger-book';
 import { orderTrigger, triggerId } from './positions';
 import type { EngineState, SymbolState } from './state';
@@ -10,7 +17,8 @@ import { countsOf, equityThresholds, floatingOf, marginOf, profitOf } from './vi
 /**
  * Recomputes every running figure from scratch and lists what disagrees: account floating profit and
  * margin sums, each position's profit at the current quotes, positive margin, and that every take-
- * profit, stop-loss and pending order sits in its book (and nothing else does). Empty when sound.
+ * profit, stop-loss, trailing stop and pending order sits in its book (and nothing else does). Empty
+ * when sound.
  */
 export function checkInvariants(st: EngineState): string[] {
   const problems: string[] = [];
@@ -43,7 +51,18 @@ export function checkInvariants(st: EngineState): string[] {
       }
       const tp = p.takeProfit !== null;
       const sl = p.stopLoss !== null;
-      expectedTriggers += (tp ? 1 : 0) + (sl ? 1 : 0);
+      const trailing = p.trailing > 0;
+      expectedTriggers += (tp ? 1 : 0) + (sl ? 1 : 0) + (trailing ? 1 : 0);
+      if (
+        trailing &&
+        !bookHas(
+          p.sym,
+          trailBook(p.side),
+          trailTriggerPrice(p.side, p.openPrice, p.stopLoss, p.trailing),
+          triggerId(p.ticket, TriggerKind.TRAIL),
+        )
+      )
+        problems.push(`position ${p.ticket} trailing stop missing`);
       if (tp && !bookHas(p.sym, takeProfitBook(p.side), p.takeProfit!, triggerId(p.ticket, 0)))
         problems.push(`position ${p.ticket} take-profit missing`);
       if (sl && !bookHas(p.sym, stopLossBook(p.side), p.stopLoss!, triggerId(p.ticket, 1)))

@@ -21,6 +21,7 @@ import {
   validateOpening,
   validatePendingPrice,
   validateStops,
+  validateTrailing,
   validateVolume,
 } from '../orders';
 import { MarginState, marginState } from '../trigger-book';
@@ -71,17 +72,34 @@ function stopsAllowed(
   return null;
 }
 
+/**
+ * Whether the trailing distance is valid for the symbol and the restrictions let the trader set or
+ * change it (a trailing stop moves the stop-loss: `noStopLoss` forbids it; removing stays possible).
+ */
+function trailingAllowed(
+  account: Account,
+  sym: SymbolState,
+  trailing: number,
+  before: number,
+): TTradingErrorCode | null {
+  const invalid = validateTrailing(sym.terms, trailing);
+  if (invalid) return invalid;
+  return trailing > 0 && trailing !== before ? checkRestriction(account.restrictions, 'stop_loss') : null;
+}
+
 /** Opens a position at the current quote (ask for a buy, bid for a sell); returns its ticket. */
 export function openMarket(st: EngineState, account: Account, c: TOpenMarketCommand): TOutcome<number> {
   const sym = symbolFor(st, account, c.symbol);
   if (typeof sym === 'string') return sym;
   const takeProfit = c.takeProfit ?? null;
   const stopLoss = c.stopLoss ?? null;
+  const trailing = c.trailingStop ?? 0;
   const error =
     checkRestriction(account.restrictions, 'open') ??
     validateOpening(sym.terms, c.side, st.now) ??
     validateVolume(sym.terms, c.volume) ??
-    stopsAllowed(account, takeProfit, stopLoss, null);
+    stopsAllowed(account, takeProfit, stopLoss, null) ??
+    trailingAllowed(account, sym, trailing, 0);
   if (error) return error;
   if (!sym.hasQuote) return 'NO_PRICE';
   const stopsError = validateStops({
@@ -98,7 +116,22 @@ export function openMarket(st: EngineState, account: Account, c: TOpenMarketComm
   const marginError = marginAllows(st, account, costs);
   if (marginError) return marginError;
   const ticket = st.nextTicket++;
-  openPosition(st, account, sym, ticket, c.side, c.volume, price, takeProfit, stopLoss, costs, null);
+  openPosition(
+    st,
+    account,
+    sym,
+    ticket,
+    c.side,
+    c.volume,
+    price,
+    takeProfit,
+    stopLoss,
+    costs,
+    null,
+    null,
+    null,
+    trailing,
+  );
   return ticket;
 }
 
@@ -233,15 +266,17 @@ function ownedOrder(st: EngineState, account: Account, orderId: number): Order |
     : 'ORDER_NOT_FOUND';
 }
 
-/** Moves or removes a position's take-profit and stop-loss. */
+/** Moves or removes a position's take-profit, stop-loss and trailing stop. */
 export function modifyPosition(st: EngineState, account: Account, c: TModifyPositionCommand): TOutcome<null> {
   const position = ownedPosition(st, account, c.positionId);
   if (typeof position === 'string') return position;
   const sym = position.sym;
+  const trailing = c.trailingStop === undefined ? position.trailing : (c.trailingStop ?? 0);
   const error =
     managedByBot(position) ??
     validateClosing(sym.terms, st.now) ??
-    stopsAllowed(account, c.takeProfit, c.stopLoss, position);
+    stopsAllowed(account, c.takeProfit, c.stopLoss, position) ??
+    trailingAllowed(account, sym, trailing, position.trailing);
   if (error) return error;
   const stopsError = validateStops({
     side: position.side,
@@ -254,6 +289,7 @@ export function modifyPosition(st: EngineState, account: Account, c: TModifyPosi
   removePositionTriggers(position);
   position.takeProfit = c.takeProfit;
   position.stopLoss = c.stopLoss;
+  position.trailing = trailing;
   addPositionTriggers(position);
   emit(st, {
     type: 'position_modified',
@@ -261,6 +297,7 @@ export function modifyPosition(st: EngineState, account: Account, c: TModifyPosi
     accountId: account.id,
     takeProfit: c.takeProfit,
     stopLoss: c.stopLoss,
+    trailingStop: trailing > 0 ? trailing : null,
     time: st.now,
   });
   return null;

@@ -5,10 +5,14 @@ import {
   stopLossBook,
   type TBook,
   type TCloseReason,
+  TRIGGER_KINDS,
   TriggerKind,
   type TSide,
   type TTriggerKind,
   takeProfitBook,
+  trailBook,
+  trailedStopLoss,
+  trailTriggerPrice,
 } from '../orders';
 import type { TOrderCancelReason } from './events';
 import { LedgerAccount, post } from './ledger';
@@ -16,9 +20,19 @@ import { bucketFor, converterFor } from './market';
 import { type Account, type EngineState, emit, type Order, type Position, type SymbolState } from './state';
 import { positionView } from './views';
 
-/** A trigger's id in the books: the ticket, with the trigger kind in the two low bits. */
+/** A trigger's id in the books: the ticket, with the trigger kind in the three low bits. */
 export function triggerId(ticket: number, kind: TTriggerKind): number {
-  return ticket * 4 + kind;
+  return ticket * TRIGGER_KINDS + kind;
+}
+
+/** The trigger kind of a trigger id. */
+export function kindOf(id: number): TTriggerKind {
+  return (id % TRIGGER_KINDS) as TTriggerKind;
+}
+
+/** The ticket of a trigger id. */
+export function ticketOf(id: number): number {
+  return (id - (id % TRIGGER_KINDS)) / TRIGGER_KINDS;
 }
 
 /** Opens a position already validated and priced, and charges its opening commission. */
@@ -36,6 +50,7 @@ export function openPosition(
   orderId: number | null,
   parentTicket: number | null = null,
   strategyId: number | null = null,
+  trailing = 0,
 ): Position {
   const bucket = bucketFor(st, sym, account.currency);
   const position: Position = {
@@ -48,6 +63,7 @@ export function openPosition(
     openTime: st.now,
     takeProfit,
     stopLoss,
+    trailing,
     margin: costs.margin,
     swap: 0,
     commission: 0,
@@ -221,6 +237,12 @@ export function addPositionTriggers(p: Position): void {
     triggers.add(takeProfitBook(p.side), p.takeProfit, triggerId(p.ticket, TriggerKind.TAKE_PROFIT));
   if (p.stopLoss !== null)
     triggers.add(stopLossBook(p.side), p.stopLoss, triggerId(p.ticket, TriggerKind.STOP_LOSS));
+  if (p.trailing > 0)
+    triggers.add(
+      trailBook(p.side),
+      trailTriggerPrice(p.side, p.openPrice, p.stopLoss, p.trailing),
+      triggerId(p.ticket, TriggerKind.TRAIL),
+    );
 }
 
 export function removePositionTriggers(p: Position): void {
@@ -229,6 +251,43 @@ export function removePositionTriggers(p: Position): void {
     triggers.remove(takeProfitBook(p.side), p.takeProfit, triggerId(p.ticket, TriggerKind.TAKE_PROFIT));
   if (p.stopLoss !== null)
     triggers.remove(stopLossBook(p.side), p.stopLoss, triggerId(p.ticket, TriggerKind.STOP_LOSS));
+  if (p.trailing > 0)
+    triggers.remove(
+      trailBook(p.side),
+      trailTriggerPrice(p.side, p.openPrice, p.stopLoss, p.trailing),
+      triggerId(p.ticket, TriggerKind.TRAIL),
+    );
+}
+
+/**
+ * A trailing stop's trigger fired (already out of its book): the stop-loss moves to the trailing
+ * distance from the closing price, never back, and the trigger waits one point beyond the new level.
+ * The move is the engine's own, so the account's restrictions do not hold it.
+ */
+export function trailStopLoss(st: EngineState, p: Position): void {
+  const sym = p.sym;
+  const triggers = sym.triggers;
+  const stopLoss = trailedStopLoss(p.side, sym.bid, sym.ask, p.trailing);
+  const forward = p.stopLoss === null || (p.side === 'buy' ? stopLoss > p.stopLoss : stopLoss < p.stopLoss);
+  const reached = p.side === 'buy' ? stopLoss > p.openPrice : stopLoss < p.openPrice;
+  if (forward && reached && stopLoss > 0) {
+    if (p.stopLoss !== null)
+      triggers.remove(stopLossBook(p.side), p.stopLoss, triggerId(p.ticket, TriggerKind.STOP_LOSS));
+    p.stopLoss = stopLoss;
+    triggers.add(stopLossBook(p.side), stopLoss, triggerId(p.ticket, TriggerKind.STOP_LOSS));
+    emit(st, {
+      type: 'stop_loss_trailed',
+      positionId: p.ticket,
+      accountId: p.account.id,
+      stopLoss,
+      time: st.now,
+    });
+  }
+  triggers.add(
+    trailBook(p.side),
+    trailTriggerPrice(p.side, p.openPrice, p.stopLoss, p.trailing),
+    triggerId(p.ticket, TriggerKind.TRAIL),
+  );
 }
 
 /** Where a pending order waits in the books: its entry, or its stop-limit activation. */

@@ -40,7 +40,9 @@ export interface TAccountRow {
   leaderSuspended?: boolean;
 }
 
-export type TPositionRow = Omit<TPositionView, 'profit' | 'parentTicket' | 'strategyId'> & {
+export type TPositionRow = Omit<TPositionView, 'profit' | 'parentTicket' | 'strategyId' | 'trailingStop'> & {
+  /** The trailing stop distance in points (null or absent: none). */
+  trailingStop?: number | null;
   /** A copy's leader position (null or absent for the account's own positions). */
   parentTicket?: number | null;
   /** A bot's position: its strategy (null or absent for the trader's own). */
@@ -230,6 +232,7 @@ export function restoreInto(st: EngineState, snapshot: TEngineSnapshot): void {
       openTime: row.openTime,
       takeProfit: row.takeProfit,
       stopLoss: row.stopLoss,
+      trailing: row.trailingStop ?? 0,
       margin: row.margin,
       swap: row.swap,
       commission: row.commission,

@@ -166,6 +166,8 @@ export interface Position {
   openTime: number;
   takeProfit: number | null;
   stopLoss: number | null;
+  /** Trailing stop distance in points (0: none); the engine moves `stopLoss` after the price. */
+  trailing: number;
   margin: number;
   swap: number;
   commission: number;

@@ -4,21 +4,23 @@
  */
 import { marginLevelBp } from '../calculations';
 import { conversionRates } from '../money';
-import {
-  CloseReason,
-  sideOfPending,
-  stopLossBook,
-  TriggerKind,
-  type TTriggerKind,
-  takeProfitBook,
-} from '../orders';
+import { CloseReason, sideOfPending, stopLossBook, TriggerKind, takeProfitBook } from '../orders';
 import { MarginState } from '../trigger-book';
 import { copyFollowers, stopOnThreshold } from './copy';
 import type { TEngineEvent, TOrderCancelReason } from './events';
 import { LedgerAccount, post } from './ledger';
 import { quoteState } from './market';
 import { marginAllows, openingCosts } from './order-entry';
-import { addOrderTrigger, closePosition, openPosition, removeOrder, removeOrderTrigger } from './positions';
+import {
+  addOrderTrigger,
+  closePosition,
+  kindOf,
+  openPosition,
+  removeOrder,
+  removeOrderTrigger,
+  ticketOf,
+  trailStopLoss,
+} from './positions';
 import { type Account, type EngineState, emit, type Order, type SymbolState } from './state';
 import {
   flushStrategies,
@@ -78,19 +80,28 @@ function fireTriggers(st: EngineState, sym: SymbolState): void {
     fired.length = 0;
     sym.triggers.popCrossed(sym.bid, sym.ask, fired);
     const batch = fired.slice();
-    // closes first (they free margin), then stop-limit activations, then fills
+    // closes first (they free margin), then trailing stops, stop-limit activations, then fills
+    let trails = false;
     for (const id of batch) {
-      const kind = id % 4;
+      const kind = kindOf(id);
+      if (kind === TriggerKind.TRAIL) trails = true;
       if (kind !== TriggerKind.TAKE_PROFIT && kind !== TriggerKind.STOP_LOSS) continue;
-      const position = st.positions.get((id - kind) / 4);
+      const position = st.positions.get(ticketOf(id));
       if (position === undefined) continue;
       // not priced in the account currency yet (a cross pair has not ticked since a restore)
       if (position.bucket.converter.rates === undefined) deferred.push(id);
       else closePosition(st, position, position.volume, CloseReason.TAKE_PROFIT_OR_STOP_LOSS);
     }
+    // a position the same quote closed (its take-profit) is gone, and its trailing stop with it
+    if (trails)
+      for (const id of batch) {
+        if (kindOf(id) !== TriggerKind.TRAIL) continue;
+        const position = st.positions.get(ticketOf(id));
+        if (position !== undefined && position.trailing > 0) trailStopLoss(st, position);
+      }
     for (const id of batch) {
-      if (id % 4 !== TriggerKind.ACTIVATION) continue;
-      const order = st.orders.get((id - TriggerKind.ACTIVATION) / 4);
+      if (kindOf(id) !== TriggerKind.ACTIVATION) continue;
+      const order = st.orders.get(ticketOf(id));
       if (order === undefined) continue;
       order.activated = true;
       emit(st, {
@@ -102,14 +113,14 @@ function fireTriggers(st: EngineState, sym: SymbolState): void {
       addOrderTrigger(order);
     }
     for (const id of batch) {
-      if (id % 4 !== TriggerKind.ENTRY) continue;
-      const order = st.orders.get((id - TriggerKind.ENTRY) / 4);
+      if (kindOf(id) !== TriggerKind.ENTRY) continue;
+      const order = st.orders.get(ticketOf(id));
       if (order !== undefined && !fillOrder(st, order)) deferred.push(id);
     }
   }
   for (const id of deferred) {
-    const kind = (id % 4) as TTriggerKind;
-    const ticket = (id - kind) / 4;
+    const kind = kindOf(id);
+    const ticket = ticketOf(id);
     const position = st.positions.get(ticket);
     if (position !== undefined) {
       const book =

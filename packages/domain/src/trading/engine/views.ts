@@ -203,6 +203,7 @@ export function positionView(p: Position): TPositionView {
     openTime: p.openTime,
     takeProfit: p.takeProfit,
     stopLoss: p.stopLoss,
+    trailingStop: p.trailing > 0 ? p.trailing : null,
     margin: p.margin,
     profit: profitOf(p),
     swap: p.swap,

@@ -203,6 +203,7 @@ export function setTakeProfit(st: EngineState, position: Position, takeProfit: n
     accountId: position.account.id,
     takeProfit,
     stopLoss: position.stopLoss,
+    trailingStop: position.trailing > 0 ? position.trailing : null,
     time: st.now,
   });
 }
