@@ -12,16 +12,22 @@ import { priceAlertParts } from './api/alerts';
 import { registerDevFeed } from './api/dev-feed';
 import { registerDevMailbox } from './api/dev-mailbox';
 import { registerFundingRaw } from './api/funding-raw';
-import { handlers } from './api/handlers';
+import { ENGINE_ROUTES, handlers } from './api/handlers';
 import { registerOAuth } from './api/oauth';
 import { registerUnionCallback } from './api/oidc-callback';
 import { registerTradingExports } from './api/trading-exports';
+import { decodeJson, encodeJson, InProcessBus, type TBus } from './cluster/bus';
+import { Cluster } from './cluster/cluster';
+import { LeaderFeed } from './cluster/leader-feed';
+import { NatsBus } from './cluster/nats-bus';
+import type { TRemoteAccountsAnswer } from './cluster/remote-accounts';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { AccountStream } from './http/account-stream';
 import type { TServices } from './http/context';
 import { sendError } from './http/envelope';
+import { runForwardedCall, type TForwardedCall } from './http/forwarded-calls';
 import { registerGateway } from './http/gateway';
 import { MarketStream } from './http/market-stream';
 import { registerPages } from './http/pages';
@@ -50,8 +56,11 @@ import {
   UndeliverableSmsProvider,
 } from './modules/notify';
 import { TenantResolver } from './modules/tenancy';
-import { EngineHost } from './modules/trading';
+import { accountSnapshot, EngineHost } from './modules/trading';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit';
+
+/** NATS_URL is set but no NATS server answers there. */
+export class BusConnectError extends Error {}
 
 /** A random secret kept in DATA_DIR (mode 600), made on first use. */
 function persistentSecret(dataDir: string, name: string): string {
@@ -88,15 +97,30 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   const database =
     options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   await migrate(database);
-  // The engine's lease before anything starts: a second instance on the same database without a
-  // bus is refused here (EngineLeaseHeldError; main.ts prints why and exits 78), ADR 013.
+  // The bus between instances: NATS with NATS_URL (several instances share the engine), otherwise
+  // in-process (one instance, as `npm start` runs it). ADR 014.
+  const busLog = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m) };
+  let bus: TBus;
+  try {
+    bus = config.NATS_URL
+      ? await NatsBus.connect(config.NATS_URL, config.BUS_PREFIX, `broker ${process.pid}`, busLog)
+      : new InProcessBus();
+  } catch (error) {
+    if (!options.database) await database.close().catch(() => undefined);
+    throw new BusConnectError(`NATS_URL: ${String((error as Error)?.message ?? error)}`);
+  }
+  // The engine's lease before anything starts: without a bus a second instance on the same
+  // database is refused here (EngineLeaseHeldError; main.ts prints why and exits 78), ADR 013; with
+  // one it starts as a standby and takes the lease when the leader is gone.
   let lease: EngineLease;
   try {
-    lease = await EngineLease.acquire(database, {
-      info: (message) => app.log.info(message),
-      error: (message) => app.log.error(message),
-    });
+    lease = await EngineLease.acquire(
+      database,
+      { info: (message) => app.log.info(message), error: (message) => app.log.error(message) },
+      { standby: bus.kind === 'nats', retryMs: config.ENGINE_LEASE_RETRY_MS },
+    );
   } catch (error) {
+    await bus.close().catch(() => undefined);
     if (!options.database) await database.close().catch(() => undefined);
     throw error;
   }
@@ -111,7 +135,9 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   const appSecret = new TextEncoder().encode(
     config.APP_SECRET ?? persistentSecret(config.DATA_DIR, 'app-secret'),
   );
-  const market = new MarketService(database.db, createFeed(config), config.SERVER_TIME_ZONE);
+  // The real price source runs where the engine leads; standbys take the leader's ticks (ADR 014).
+  const feed = new LeaderFeed(createFeed(config), bus.kind !== 'nats' || lease.epoch !== null);
+  const market = new MarketService(database.db, feed, config.SERVER_TIME_ZONE);
   // Development conveniences (mail catcher and /dev/mailbox, SMS sandbox, Sandbox ID, public
   // /metrics) run in demo mode only: a production start without DEMO_MODE has none of them.
   const mailCatcher = config.DEMO_MODE && !config.SMTP_URL ? new MailCatcher() : null;
@@ -158,7 +184,30 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
         log: { warn: (detail, message) => app.log.warn(detail, message) },
       })
     : null;
-  const alertParts = priceAlertParts({ config, db: database.db, market, mailer, vapid, log: app.log });
+  const cluster = new Cluster({
+    bus,
+    engine,
+    lease,
+    market,
+    feed,
+    log: {
+      info: (m) => app.log.info(m),
+      warn: (m) => app.log.warn(m),
+      error: (details, m) => app.log.error(details, m),
+    },
+    forwardTimeoutMs: config.FORWARD_TIMEOUT_MS,
+    // One instance has no one to wait for: a lost lease (being won back) answers -9005 at once.
+    leaderWaitMs: bus.kind === 'nats' ? config.LEADER_WAIT_MS : 0,
+  });
+  const alertParts = priceAlertParts({
+    config,
+    db: database.db,
+    market,
+    mailer,
+    vapid,
+    log: app.log,
+    toTerminals: (tenantId, userId, message) => cluster.sendToUser(tenantId, userId, message),
+  });
   const services: TServices = {
     config,
     database,
@@ -171,6 +220,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     mailCatcher,
     oidcSandbox,
     engine,
+    cluster,
     liquidity: LiquidityService.attach(app, {
       database,
       engine,
@@ -259,9 +309,10 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     const db = await check(() => database.ping());
     const redisStatus = await services.redisStatus();
     // Without a bus the one instance must lead the engine to trade: a lost lease (being won back)
-    // is unavailable. With the bus (a later milestone) a standby serves and forwards.
+    // is unavailable. With the bus a standby serves: it is ready while the bus is connected.
     const leading = lease.epoch !== null && engine.isLeading;
-    const healthy = db.status === 'ok' && redisStatus !== 'down' && leading;
+    const engineReady = leading || (bus.kind === 'nats' && bus.connected);
+    const healthy = db.status === 'ok' && redisStatus !== 'down' && engineReady;
     const { role, epoch, lease: kind, instance, since, losses } = lease.status();
     return reply.code(healthy ? 200 : 503).send({
       status: healthy ? 'ok' : 'unavailable',
@@ -269,8 +320,9 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       parts: {
         database: { ...db, kind: database.kind },
         redis: { status: redisStatus },
+        bus: { kind: bus.kind, status: bus.connected ? 'ok' : 'down' },
         engine: {
-          status: leading ? 'ok' : 'down',
+          status: engineReady ? 'ok' : 'down',
           role: leading ? role : 'standby',
           epoch,
           lease: kind,
@@ -299,7 +351,32 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 
-  registerGateway(app, services, handlers);
+  registerGateway(app, services, handlers, ENGINE_ROUTES);
+  // On the leader: the calls standbys forward, and their account streams' snapshots.
+  cluster.serveCalls(async (data) =>
+    encodeJson(await runForwardedCall(decodeJson<TForwardedCall>(data), services, handlers, app.log)),
+  );
+  cluster.serveAccounts(async (data) => {
+    const { ids } = decodeJson<{ ids: number[] }>(data);
+    if (!engine.isLeading) return encodeJson({ notLeader: true });
+    const accounts: TRemoteAccountsAnswer['accounts'] = {};
+    for (const id of ids.slice(0, 10_000)) {
+      const owner = engine.ownerOf(id);
+      const view = engine.core.account(id);
+      const snapshot = owner && view ? accountSnapshot(engine, id) : undefined;
+      accounts[String(id)] =
+        owner && view && snapshot
+          ? {
+              tenantId: owner.tenantId,
+              userId: owner.userId,
+              accountType: view.accountType,
+              json: JSON.stringify(snapshot),
+              hasPositions: snapshot.positions.length > 0,
+            }
+          : null;
+    }
+    return encodeJson({ accounts } satisfies TRemoteAccountsAnswer);
+  });
   registerOAuth(app, services);
   registerUnionCallback(app, services);
   registerUploads(app, services);
@@ -310,20 +387,30 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   if (config.DEMO_MODE && config.FEED === 'off') registerDevFeed(app, services);
   market.start();
   await engine.start();
+  // What runs only where the engine leads: started now if this instance leads, else when it takes
+  // over from a leader that died, and stopped if it steps down (ADR 014).
   // Money steps a crash cut short are finished before anything new arrives (each is keyed, so a
   // repeat is a no-op): credits of claimed deposits, holds, payouts to send, releases and settlements.
-  {
+  cluster.whileLeading('funding recovery', async () => {
     const ports = { host: engine, db: database.db, ...services.funding, log: app.log };
     await finishDeposits(ports);
     await finishWithdrawals(ports);
     await finishCoinExchanges(ports);
-  }
+  });
   // Leader fees settle weekly (and at start, the last period a stopped server may have missed).
-  const copyFees = new CopyFeeSchedule(
-    { host: engine, db: database.db, mailer, log: app.log },
-    config.DEMO_MODE ? (config.COPY_FEE_PERIOD_MS ?? null) : null,
-  );
-  await copyFees.start();
+  cluster.whileLeading('copy fees', async () => {
+    const copyFees = new CopyFeeSchedule(
+      { host: engine, db: database.db, mailer, log: app.log },
+      config.DEMO_MODE ? (config.COPY_FEE_PERIOD_MS ?? null) : null,
+    );
+    await copyFees.start();
+    return () => copyFees.stop();
+  });
+  // Price alerts are evaluated beside the engine, once, whatever instance their trader uses.
+  cluster.whileLeading('price alerts', async () => {
+    await alertParts.alerts.start();
+    return () => alertParts.alerts.stop();
+  });
   const stream = new MarketStream(market, async (host) => {
     try {
       return (await services.resolveTenant({ host, hostspecific: undefined })).id;
@@ -332,7 +419,8 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     }
   });
   const accountStream = AccountStream.attach(app, services);
-  await alertParts.start(app, accountStream);
+  alertParts.registerWorker(app);
+  await cluster.start();
   app.server.on('upgrade', (request, socket, head) => {
     if (!stream.handleUpgrade(request, socket, head) && !accountStream.handleUpgrade(request, socket, head))
       socket.destroy();
@@ -397,6 +485,39 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       this.inc(engine.stats.fenced);
     },
   });
+  const busMessages = new client.Counter({
+    name: 'bus_messages_total',
+    help: 'Bus messages by direction (published, received, requests, request failures, served)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [kind, value] of Object.entries(bus.stats)) this.inc({ kind }, value);
+    },
+  });
+  const busConnected = new client.Gauge({
+    name: 'bus_connected',
+    help: 'Whether the bus (NATS, or in-process) is connected (1) or not (0)',
+    registers: [registry],
+    collect() {
+      this.set(bus.connected ? 1 : 0);
+    },
+  });
+  const forwarded = new client.Counter({
+    name: 'engine_calls_forwarded_total',
+    help: 'Engine calls this instance forwarded to the leader, by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ outcome: 'sent' }, cluster.stats.forwarded);
+      this.inc({ outcome: 'retried' }, cluster.stats.forwardRetries);
+      this.inc({ outcome: 'failed' }, cluster.stats.forwardFailures);
+    },
+  });
+  void busMessages;
+  void busConnected;
+  void forwarded;
   void ticks;
   void filtered;
   void connections;
@@ -414,8 +535,9 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     close: async () => {
       const steps: (() => unknown)[] = [
         () => stream.close(),
-        () => alertParts.stop(),
-        () => copyFees.stop(),
+        // The leader parts (alerts, copy fees) stop first, then the rest.
+        () => cluster.stop(),
+        () => alertParts.close(),
         () => sandbox?.stop(),
         () => app.close(),
         () => market.stop(),
@@ -426,6 +548,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
         () => mailCatcher?.stop(),
         () => oidcSandbox?.stop(),
         () => redis?.quit(),
+        () => bus.close(),
         () => (options.database ? undefined : database.close()),
       ];
       for (const step of steps) {

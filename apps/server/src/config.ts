@@ -72,6 +72,29 @@ const ZConfig = z.object({
     .string()
     .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://')
     .optional(),
+  /**
+   * The bus between instances (issue 20): with it, several instances share one database, one of
+   * them leads the trading engine and the others forward engine calls to it. Comma-separated NATS
+   * server addresses (nats://host:4222). Absent: one process with an in-process bus.
+   */
+  NATS_URL: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((u) => /^(nats:\/\/)?[\w.-]+(:\d+)?$/.test(u.trim())),
+      'must be nats://host:port, or several separated by commas',
+    )
+    .optional(),
+  /** Prefix of this deployment's bus subjects: deployments on separate databases may share one NATS. */
+  BUS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ only')
+    .default('broker'),
+  /** How long a standby waits for the leader's answer to a forwarded call before answering -9005. */
+  FORWARD_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How long a forwarded call waits for a leader to exist (a failover under way) before -9005. */
+  LEADER_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /** How often a standby tries to take the engine lease (how soon it takes over from a dead leader). */
+  ENGINE_LEASE_RETRY_MS: z.coerce.number().int().min(50).max(10_000).default(250),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Public address printed at start and used in links; defaults to http://localhost:PORT. */
   PUBLIC_URL: z.string().url().optional(),

@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { BusConnectError, buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseConnectError } from './db/errors';
 import { EngineLeaseHeldError } from './modules/leadership';
@@ -29,8 +29,9 @@ async function main() {
       console.error(`DATABASE_URL: ${error.message}`);
       process.exit(78);
     }
-    // Another instance leads the engine on this database and there is no bus (ADR 013).
-    if (error instanceof EngineLeaseHeldError) {
+    // Another instance leads the engine on this database and there is no bus (ADR 013), or the bus
+    // named by NATS_URL does not answer.
+    if (error instanceof EngineLeaseHeldError || error instanceof BusConnectError) {
       console.error(error.message);
       process.exit(78);
     }

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { toPoints } from '@broker/domain/price-format';
 import type { FastifyInstance } from 'fastify';
 import type { TConfig } from '../config';
-import type { AccountStream } from '../http/account-stream';
 import type { TCallContext } from '../http/context';
 import type { THandlers } from '../http/gateway';
 import {
@@ -54,6 +53,8 @@ export function priceAlertParts(input: {
   mailer: TMailer;
   vapid: TVapidKeys;
   log: FastifyInstance['log'];
+  /** Every open terminal of the trader, on whichever instance (the cluster's fan-out). */
+  toTerminals: (tenantId: string, userId: string, message: unknown) => void;
 }) {
   const webPush = new WebPushSender(
     input.vapid,
@@ -61,7 +62,6 @@ export function priceAlertParts(input: {
     input.config.PUSH_CA_FILE ? readFileSync(input.config.PUSH_CA_FILE, 'utf8') : undefined,
     input.config.PUSH_SERVICE_HOSTS,
   );
-  let stream: AccountStream | null = null;
   const alerts = new PriceAlertWatcher({
     db: input.db,
     market: input.market,
@@ -73,7 +73,7 @@ export function priceAlertParts(input: {
           mailer: input.mailer,
           push: webPush,
           log: input.log,
-          toTerminals: (tenantId, userId, message) => stream?.sendToUser(tenantId, userId, message),
+          toTerminals: input.toTerminals,
           terminalPath: (locale, symbol) => `/${locale}/trade?symbol=${encodeURIComponent(symbol)}`,
         },
         row,
@@ -83,9 +83,8 @@ export function priceAlertParts(input: {
   return {
     webPush,
     alerts,
-    /** Serves the push service worker, loads the active alerts and starts watching ticks. */
-    async start(app: FastifyInstance, accountStream: AccountStream) {
-      stream = accountStream;
+    /** Serves the push service worker (the watcher runs on the engine leader: `alerts.start`). */
+    registerWorker(app: FastifyInstance) {
       app.get(PUSH_WORKER_PATH, async (_request, reply) =>
         reply
           .type('text/javascript; charset=utf-8')
@@ -93,10 +92,8 @@ export function priceAlertParts(input: {
           .header('service-worker-allowed', '/')
           .send(PUSH_WORKER_SOURCE),
       );
-      await alerts.start();
     },
-    async stop() {
-      await alerts.stop();
+    close() {
       webPush.close();
     },
   };

@@ -25,6 +25,27 @@ import { quoteHandlers } from './quotes';
 import { strategyHandlers } from './strategies';
 import { tradingHandlers } from './trading';
 
+/**
+ * The routes whose handlers use the trading engine (its memory or its commands): on an instance that
+ * does not lead the engine they are carried to the leader over the bus, after the sessions, the
+ * permission, CSRF, the trade token, the rate limits and the input were checked where they arrived
+ * (issue 20, ADR 014). Price alerts go too: their index lives beside the engine, on the leader.
+ */
+export const ENGINE_ROUTES: ReadonlySet<string> = new Set([
+  ...Object.keys(tradingHandlers),
+  ...Object.keys(copyHandlers),
+  ...Object.keys(strategyHandlers),
+  ...Object.keys(strategyAdminHandlers),
+  ...Object.keys(fundingHandlers),
+  ...Object.keys(fundingAdminHandlers),
+  ...Object.keys(customersHandlers),
+  ...Object.keys(marketHandlers),
+  ...Object.keys(riskHandlers),
+  ...Object.keys(alertHandlers),
+  'symbols',
+  'adminbrokercreate',
+]);
+
 /** Every route's handler: the route families' maps put together (a missing one is a type error). */
 export const handlers: THandlers = {
   ...quoteHandlers,

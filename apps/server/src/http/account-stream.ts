@@ -7,6 +7,7 @@ import type { TEngineEvent } from '@broker/domain/trading/engine-core';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { RemoteAccounts } from '../cluster/remote-accounts';
 import { findSession, onSessionsRevoked } from '../modules/identity';
 import { accountSnapshot, fromScaled, money, unitsToLots } from '../modules/trading';
 import { COOKIE, type TServices } from './context';
@@ -134,10 +135,21 @@ export class AccountStream {
   private ticked = false;
   private checkingSessions: Promise<void> | null = null;
   private checkAgain = false;
+  /**
+   * On a standby (another instance leads the engine): the watched accounts as the leader answers
+   * them; the leader's events arrive over the bus (issue 20).
+   */
+  private readonly remote: RemoteAccounts;
+  private refreshing = false;
 
   constructor(private readonly services: TServices) {
+    this.remote = new RemoteAccounts(services.cluster);
     this.unsubscribers.push(
       services.engine.onEvents((events) => this.onEngineEvents(events)),
+      services.cluster.onRemoteEvents((events) => this.onRemoteEvents(events)),
+      services.cluster.onUserMessage((tenantId, userId, message) =>
+        this.sendToUser(tenantId, userId, message),
+      ),
       services.market.onAcceptedTick(() => {
         this.ticked = true;
       }),
@@ -152,7 +164,9 @@ export class AccountStream {
       timer.unref?.();
       this.timers.push(timer);
     };
-    every(ACCOUNT_STREAM_LIMITS.tickPushMs, () => this.onTickTimer());
+    every(ACCOUNT_STREAM_LIMITS.tickPushMs, () =>
+      this.services.cluster.forwarding ? void this.refreshRemote() : this.onTickTimer(),
+    );
     every(ACCOUNT_STREAM_LIMITS.heartbeatMs, () => this.heartbeat());
     every(ACCOUNT_STREAM_LIMITS.sessionCheckMs, () => void this.checkSessions());
   }
@@ -344,14 +358,32 @@ export class AccountStream {
         });
       return this.pushSnapshot(client, subscription, accountId, message.ref);
     }
+    if (this.services.cluster.forwarding)
+      return void this.remote.load([accountId]).then(
+        () => this.subscribe(client, accountId),
+        () =>
+          this.send(client, {
+            type: 'error',
+            code: AppErrorCode.SERVICE_UNAVAILABLE,
+            message: 'trading engine unavailable',
+            account_id: accountId,
+          }),
+      );
+    this.subscribe(client, accountId);
+  }
+
+  /** The owner of an account and whether it exists: the local engine's, or the leader's answer on a standby. */
+  private ownerOf(accountId: number): { tenantId: string; userId: string } | undefined {
+    if (this.services.cluster.forwarding) return this.remote.get(accountId) ?? undefined;
     const owner = this.services.engine.ownerOf(accountId);
+    return owner && this.services.engine.core.account(accountId) ? owner : undefined;
+  }
+
+  private subscribe(client: TClient, accountId: number) {
+    if (!this.clients.has(client)) return;
+    const owner = this.ownerOf(accountId);
     // Another trader's account answers "not found", as the trading calls do: no probing.
-    if (
-      !owner ||
-      owner.userId !== client.userId ||
-      owner.tenantId !== client.tenantId ||
-      !this.services.engine.core.account(accountId)
-    )
+    if (!owner || owner.userId !== client.userId || owner.tenantId !== client.tenantId)
       return this.send(client, {
         type: 'error',
         code: AppErrorCode.ACCOUNT_NOT_FOUND,
@@ -387,10 +419,17 @@ export class AccountStream {
     if (feed.clients.size > 0) return;
     if (feed.timer) clearTimeout(feed.timer);
     this.feeds.delete(accountId);
+    this.remote.forget(accountId);
   }
 
   /** The account's snapshot serialized (undefined when the engine no longer has it). */
   private snapshotJson(feed: TAccountFeed): string | undefined {
+    if (this.services.cluster.forwarding) {
+      const remote = this.remote.get(feed.accountId);
+      if (!remote) return undefined;
+      feed.hasPositions = remote.hasPositions;
+      return remote.json;
+    }
     try {
       const snapshot = accountSnapshot(this.services.engine, feed.accountId);
       if (!snapshot) return undefined;
@@ -418,6 +457,40 @@ export class AccountStream {
       client,
       `{"type":"account","account_id":${accountId}${ref === null ? '' : `,"ref":${ref}`},"data":${json}}`,
     );
+  }
+
+  /**
+   * The leader's events on a standby: the accounts they touch that clients here watch are asked
+   * for again, then pushed with their events.
+   */
+  private onRemoteEvents(events: readonly TEngineEvent[]) {
+    const touched = new Set<number>();
+    for (const event of events) if (this.feeds.has(accountOf(event))) touched.add(accountOf(event));
+    if (touched.size === 0) return;
+    this.remote.load([...touched]).then(
+      () => this.onEngineEvents(events),
+      () => this.onEngineEvents(events),
+    );
+  }
+
+  /** A standby's tick push: the watched accounts with positions, asked for in one request. */
+  private async refreshRemote() {
+    if (this.refreshing || !this.ticked) return;
+    this.ticked = false;
+    const ids = [...this.feeds.values()].filter((f) => f.hasPositions && !f.timer).map((f) => f.accountId);
+    if (ids.length === 0) return;
+    this.refreshing = true;
+    try {
+      await this.remote.load(ids);
+      for (const id of ids) {
+        const feed = this.feeds.get(id);
+        if (feed && !feed.timer) this.flush(feed);
+      }
+    } catch {
+      // the leader did not answer (a failover): the next tick asks again
+    } finally {
+      this.refreshing = false;
+    }
   }
 
   private onEngineEvents(events: readonly TEngineEvent[]) {
@@ -490,7 +563,12 @@ export class AccountStream {
     const digits = (symbol: string) => this.services.engine.digits(symbol) ?? 5;
     // Margin levels in the spec 5 form of the account (a ratio, or a percentage for MT accounts).
     const level = (accountId: number, bp: number) =>
-      levelText(bp, this.services.engine.core.account(accountId)?.accountType ?? 0);
+      levelText(
+        bp,
+        (this.services.cluster.forwarding
+          ? this.remote.get(accountId)?.accountType
+          : this.services.engine.core.account(accountId)?.accountType) ?? 0,
+      );
     switch (event.type) {
       case 'position_opened': {
         const p = event.position;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Cluster } from '../cluster/cluster';
 import type { TConfig } from '../config';
 import type { TDatabase } from '../db/database';
 import type { TStaffProfile } from '../modules/access';
@@ -34,6 +35,8 @@ export interface TServices {
   alerts: PriceAlertWatcher;
   /** The trading engine (single writer, durable before acknowledged). */
   engine: EngineHost;
+  /** This instance among several: its role, the bus, calls forwarded to the engine leader (issue 20). */
+  cluster: Cluster;
   /** A-book hedging with the liquidity provider (follows the engine's committed positions). */
   liquidity: LiquidityService;
   /** Money in and out: the payment providers, the portal's own URL and the platform operator's broker. */

@@ -10,6 +10,7 @@ import { findBearer, findSession, type TBearer, type TSession, verifyTradeToken 
 import type { TTenant } from '../modules/tenancy';
 import { COOKIE, type TCallContext, type TServices } from './context';
 import { sendData, sendError } from './envelope';
+import { forwardedCall, forwardedError, replayReplyOps, type TForwardedAnswer } from './forwarded-calls';
 import { controlCharacterError, registerInputGuard } from './input-guard';
 import { enforceRouteLimits } from './route-limits';
 
@@ -63,9 +64,49 @@ async function sessionFromCookie(
   return findSession({ db: services.database.db, token, subjectKind: kind, tenantId: tenant.id });
 }
 
-export function registerGateway(app: FastifyInstance, services: TServices, handlers: THandlers) {
+/**
+ * The engine seen from a call run on a standby: any use of it means the call belongs on the leader.
+ * `digits` (the catalogue's, the same everywhere) is the one thing a standby can answer.
+ */
+export class EngineNotHere extends Error {}
+
+function standbyServices(services: TServices): TServices {
+  const engine = new Proxy(services.engine, {
+    get(target, property) {
+      if (property === 'digits' || property === 'isLeading') {
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      throw new EngineNotHere(String(property));
+    },
+  });
+  return { ...services, engine };
+}
+
+/**
+ * @param engineRoutes the routes whose handlers use the trading engine: on a standby they go to the
+ * leader over the bus (issue 20). A route missing from it that still reaches for the engine on a
+ * standby is forwarded too, when it does (EngineNotHere), and logged so that it is added.
+ */
+export function registerGateway(
+  app: FastifyInstance,
+  services: TServices,
+  handlers: THandlers,
+  engineRoutes: ReadonlySet<string> = new Set(),
+) {
   // Every other route gets its input checked by a hook; the gateway's routes check it in dispatch.
   registerInputGuard(app);
+  const onStandby = standbyServices(services);
+  const forward = async (route: TRouteDefinition, input: unknown, ctx: TCallContext) => {
+    const answer = (await services.cluster.request(
+      'engine.call',
+      forwardedCall(route.name as TRouteName, input, ctx),
+    )) as TForwardedAnswer;
+    if ('notLeader' in answer) throw new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
+    replayReplyOps(ctx.reply, answer.replyOps);
+    if (!answer.ok) throw forwardedError(answer.error);
+    return answer.output;
+  };
   const dispatch = async (route: TRouteDefinition, request: FastifyRequest, reply: FastifyReply) => {
     const locale = requestLocale(request.headers, request.cookies);
     try {
@@ -155,11 +196,25 @@ export function registerGateway(app: FastifyInstance, services: TServices, handl
       const checked = route.input.safeParse(input);
       if (!checked.success) return sendError(reply, checked.error, locale, input);
       const parsed = checked.data;
+      // A standby sends the engine's calls to the leader, with the actor it established here.
+      if (services.cluster.forwarding && engineRoutes.has(route.name))
+        return sendData(reply, await forward(route, input, ctx), locale);
       const handler = handlers[route.name as TRouteName] as (
         input: unknown,
         ctx: TCallContext,
       ) => Promise<unknown>;
-      const output = route.output.parse(await handler(parsed, ctx));
+      let output: unknown;
+      try {
+        output = route.output.parse(
+          await handler(parsed, services.cluster.forwarding ? { ...ctx, services: onStandby } : ctx),
+        );
+      } catch (error) {
+        if (!(error instanceof EngineNotHere)) throw error;
+        request.log.warn(
+          `route ${route.name} uses the engine (${error.message}) but is not in engineRoutes: forwarded`,
+        );
+        return sendData(reply, await forward(route, input, ctx), locale);
+      }
       return sendData(reply, output, locale);
     } catch (error) {
       return sendError(reply, error, locale);

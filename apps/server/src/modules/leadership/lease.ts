@@ -85,6 +85,8 @@ export class EngineLease {
   private beating = false;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private retryProblem: string | null = null;
+  /** How often a lease not held is tried (a standby: how soon it takes over from a dead leader). */
+  private retryMs = RETRY_MS;
   private stopped = false;
   private readonly listeners = new Set<(epoch: number | null) => void>();
 
@@ -102,16 +104,35 @@ export class EngineLease {
   static async acquire(
     database: TDatabase,
     log: TLog,
-    options: { waitMs?: number } = {},
+    options: { waitMs?: number; standby?: boolean; retryMs?: number } = {},
   ): Promise<EngineLease> {
     const lease = new EngineLease(database, log);
-    const until = Date.now() + (options.waitMs ?? START_WAIT_MS);
+    if (options.retryMs) lease.retryMs = options.retryMs;
+    // With a bus, an instance that finds the lease held starts as a standby at once: it serves
+    // HTTP and WebSockets, forwards engine calls to the leader, and takes the lease when it is free.
+    const until = Date.now() + (options.standby ? 0 : (options.waitMs ?? START_WAIT_MS));
     for (;;) {
       const holder = await lease.tryAcquire();
       if (holder === null) return lease;
+      if (options.standby) {
+        log.info(`engine lease held by ${describe(holder)}: this instance starts as a standby`);
+        lease.retryProblem = `held by another instance: ${describe(holder)}`;
+        lease.scheduleRetry();
+        return lease;
+      }
       if (Date.now() >= until) throw new EngineLeaseHeldError(refusal(holder));
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  }
+
+  /** The instance that holds the lease now, as the database knows it (a standby's health). */
+  async holder(): Promise<{ epoch: number; instance: string; host: string; pid: number } | null> {
+    const row = await this.database.db
+      .selectFrom('engine_epoch')
+      .select(['epoch', 'holder', 'host', 'pid'])
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return row ? { epoch: Number(row.epoch), instance: row.holder, host: row.host, pid: row.pid } : null;
   }
 
   /** The epoch this instance's commits carry, or null while it does not lead. */
@@ -315,7 +336,7 @@ export class EngineLease {
           this.scheduleRetry();
         },
       );
-    }, RETRY_MS);
+    }, this.retryMs);
     this.retry.unref();
   }
 
@@ -323,7 +344,12 @@ export class EngineLease {
   private report(problem: string) {
     if (problem === this.retryProblem) return;
     this.retryProblem = problem;
-    this.log.error(`engine lease not won back yet: ${problem}; trying again every ${RETRY_MS / 1000} s`);
+    if (this.losses === 0) {
+      // A standby that never led: waiting is its normal state.
+      this.log.info(`engine lease (standby): ${problem}; trying every ${this.retryMs / 1000} s`);
+      return;
+    }
+    this.log.error(`engine lease not won back yet: ${problem}; trying again every ${this.retryMs / 1000} s`);
   }
 
   private notify(epoch: number | null) {
@@ -356,7 +382,7 @@ function refusal(holder: THolder): string {
   return [
     `Refusing to start the trading engine: another live instance holds its lease on this database (${describe(holder)}).`,
     'Without a bus (NATS_URL), one instance runs the engine: a second one on the same database would trade the same accounts from its own memory.',
-    'Stop the other instance first, or give this one a database of its own. Several instances on one database need NATS_URL, the bus that carries their commands to the one engine; this version does not have it yet (docs/operations.md, "Engine lease and fencing").',
+    'Stop the other instance first, or give this one a database of its own. To run several instances on one database, start every one of them with NATS_URL (the bus that carries their engine calls to the one leader; docs/operations.md, "Several instances").',
   ].join('\n');
 }
 

@@ -14,7 +14,7 @@ export { configInvalid, throwIfProblems } from './admin/problems';
 export { findInstrumentRecord, instrumentRows } from './admin/store';
 export { assetKind, convert, convertibleCurrencies } from './converter';
 export { createFeed } from './feed/create-feed';
-export type { TTick } from './feed/types';
+export type { TPriceFeedAdapter, TTick } from './feed/types';
 export { countEnabledSymbols, ensureInstruments } from './instruments-store';
 export type { TMarketEvent, TQuote } from './market-service';
 export { MarketService } from './market-service';

@@ -77,6 +77,12 @@ export class MarketService {
   private flushing: Promise<void> = Promise.resolve();
   filteredCount = 0;
   tickCount = 0;
+  /**
+   * Whether this instance writes the candles and the filtered ticks: among several instances only
+   * the engine leader, which runs the feed, does (the others build the same candles in memory from
+   * the leader's ticks, for their clients).
+   */
+  writer = true;
 
   constructor(
     private readonly db: TDb,
@@ -186,24 +192,28 @@ export class MarketService {
   }
 
   /** Handles one tick from the feed. Public so replay tests and adapters can push ticks. */
-  onTick(tick: TTick) {
+  onTick(tick: TTick, trusted = false) {
     const state = this.states.get(tick.symbol);
     if (!state || tick.ask < tick.bid) return;
+    // A tick the leader accepted (over the bus) is not filtered again: a standby's filter would
+    // start from another reference and could refuse what the engine trades at.
+    // (It still passes through the filter, which keeps its reference for when this instance leads.)
     const verdict = this.filter.check(tick);
-    if (!verdict.accepted) {
+    if (!verdict.accepted && !trusted) {
       this.filteredCount++;
-      void this.db
-        .insertInto('filtered_ticks')
-        .values({
-          symbol: tick.symbol,
-          tick_time: tick.time,
-          bid: tick.bid,
-          ask: tick.ask,
-          reference: verdict.rejected.reference.toFixed(2),
-          deviation: verdict.rejected.deviation.toFixed(2),
-        })
-        .execute()
-        .catch(() => undefined);
+      if (this.writer)
+        void this.db
+          .insertInto('filtered_ticks')
+          .values({
+            symbol: tick.symbol,
+            tick_time: tick.time,
+            bid: tick.bid,
+            ask: tick.ask,
+            reference: verdict.rejected.reference.toFixed(2),
+            deviation: verdict.rejected.deviation.toFixed(2),
+          })
+          .execute()
+          .catch(() => undefined);
       return;
     }
     this.tickCount++;
@@ -332,6 +342,7 @@ export class MarketService {
 
   /** Writes the candles changed since the last flush, in one statement. */
   async flush() {
+    if (!this.writer) this.dirty.clear();
     if (this.dirty.size === 0) return;
     const batch = [...this.dirty.values()];
     this.dirty.clear();

@@ -108,6 +108,8 @@ export class EngineHost {
   private readonly written = new Map<number, string>();
   /** False while the lease is not held: nothing is applied or written. */
   private leading = true;
+  /** Hear when this engine starts leading (rebuilt, trading) and when it stops. */
+  private readonly leadingListeners = new Set<(leading: boolean) => void>();
   readonly stats = {
     batches: 0,
     items: 0,
@@ -144,13 +146,34 @@ export class EngineHost {
   }
 
   /**
+   * Hears `true` once this engine leads (after the rebuild that follows winning the lease) and
+   * `false` when it steps down: the instance starts and stops its leader-only parts on it.
+   */
+  onLeadingChange(listener: (leading: boolean) => void): () => void {
+    this.leadingListeners.add(listener);
+    return () => this.leadingListeners.delete(listener);
+  }
+
+  private setLeading(leading: boolean) {
+    if (this.leading === leading) return;
+    this.leading = leading;
+    for (const listener of this.leadingListeners) {
+      try {
+        listener(leading);
+      } catch (error) {
+        this.log(error, 'trading engine: a leadership listener failed');
+      }
+    }
+  }
+
+  /**
    * Stops writing at once: everything waiting for a commit is refused (a group already sent is
    * decided by the database: it commits only if its epoch is still current, and then it may be
    * acknowledged), new commands are refused and ticks are ignored until the lease is won again.
    */
   private stepDown() {
     if (!this.leading) return;
-    this.leading = false;
+    this.setLeading(false);
     const refused = this.waiting.splice(0);
     const failure = new AppError(AppErrorCode.SERVICE_UNAVAILABLE);
     for (const w of refused) w.reject(failure);
@@ -169,12 +192,32 @@ export class EngineHost {
     await this.idle();
     const epoch = this.lease?.epoch;
     if (epoch === null || epoch === undefined) return;
-    await this.rebuild(() => {
-      this.leading = this.lease?.epoch === epoch;
-    }).catch((error: unknown) => {
+    try {
+      // A standby's copy of the brokers' terms may be older than the database: read them again.
+      await this.loadAllMarketConfig();
+      // Leading is set inside the rebuild, before the commands that waited for it go on.
+      await this.rebuild(() => this.setLeading(this.lease?.epoch === epoch));
+    } catch (error) {
       this.log(error, 'trading engine: rebuild after winning the lease failed');
       this.lease?.lost(epoch, 'the engine could not be rebuilt from the database');
-    });
+      return;
+    }
+    if (this.leading) await this.afterLeading();
+  }
+
+  /**
+   * What a leader does once it trades: accounts join their groups' settings, and a rollover missed
+   * while no instance led (or while this one was a standby) is charged now (keyed by its date).
+   */
+  private async afterLeading(): Promise<void> {
+    await Promise.all([...this.tenantGroups.keys()].flatMap((id) => this.syncAccountsWithGroups(id))).catch(
+      (error: unknown) => this.log(error, 'trading engine: group settings sync failed'),
+    );
+    if (this.rolloverScheduled) {
+      const now = new Date();
+      const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), ROLLOVER_HOUR_UTC);
+      if (now.getTime() >= today) void this.rollover(today);
+    }
   }
 
   /**
@@ -232,11 +275,30 @@ export class EngineHost {
   /** Loads the durable state, starts following the price feed and schedules the daily rollover. */
   async start(options: { rollover?: boolean } = {}): Promise<void> {
     await this.loadAllMarketConfig();
-    await this.reload();
-    // Accounts left outside a group by an earlier version join their broker's default group.
-    await Promise.all([...this.tenantGroups.keys()].flatMap((id) => this.syncAccountsWithGroups(id)));
+    // A standby (another instance leads) loads its state when it wins the lease (`lead`).
+    if (this.leading) {
+      await this.reload();
+      // Accounts left outside a group by an earlier version join their broker's default group.
+      await Promise.all([...this.tenantGroups.keys()].flatMap((id) => this.syncAccountsWithGroups(id)));
+    }
     if (this.market) this.unsubscribe = this.market.onAcceptedTick((tick) => this.onTick(tick));
-    if (options.rollover !== false && this.market) this.scheduleRollover();
+    if (options.rollover !== false && this.market) {
+      this.rolloverScheduled = true;
+      this.scheduleRollover();
+    }
+  }
+
+  private readonly configListeners = new Set<(tenantId: string) => void>();
+
+  /** Hears a broker whose saved market configuration this engine makes live (the other instances follow). */
+  onMarketConfigApplied(listener: (tenantId: string) => void): () => void {
+    this.configListeners.add(listener);
+    return () => this.configListeners.delete(listener);
+  }
+
+  /** Reads a broker's terms again (a standby hears that the leader applied a change). */
+  async refreshMarketConfig(tenantId: string): Promise<void> {
+    this.useConfig(await loadTenantMarketConfig(this.database.db, tenantId));
   }
 
   async stop(): Promise<void> {
@@ -248,6 +310,7 @@ export class EngineHost {
   }
 
   private rolloverTimer: ReturnType<typeof setTimeout> | null = null;
+  private rolloverScheduled = false;
 
   /**
    * Swap is charged at 22:00 UTC each day, once: the command's key is the date, so a restart
@@ -256,10 +319,11 @@ export class EngineHost {
   private scheduleRollover(now = Date.now()) {
     const day = new Date(now);
     const today = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), ROLLOVER_HOUR_UTC);
-    if (now >= today) void this.rollover(today);
+    if (now >= today && this.leading) void this.rollover(today);
     const next = now >= today ? today + 86_400_000 : today;
     this.rolloverTimer = setTimeout(() => {
-      void this.rollover(next);
+      // Only the leader charges swap; a standby that leads later catches up (`afterLeading`).
+      if (this.leading) void this.rollover(next);
       this.scheduleRollover(Date.now() + 1);
     }, next - now);
     this.rolloverTimer.unref();
@@ -395,6 +459,7 @@ export class EngineHost {
    */
   async applyMarketConfig(tenantId: string): Promise<void> {
     const config = await loadTenantMarketConfig(this.database.db, tenantId);
+    for (const listener of this.configListeners) listener(tenantId);
     this.useConfig(config);
     const changes = this.syncAccountsWithGroups(tenantId);
     // Only open markets: a closed market's last quote is stale, and a wider spread must not fire
