@@ -132,6 +132,7 @@ export class Trader {
       limit_price?: string;
       take_profit?: string | null;
       stop_loss?: string | null;
+      trailing_stop?: number | null;
       idempotencyKey?: string;
     },
     leverage = 100,

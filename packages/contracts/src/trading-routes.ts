@@ -20,6 +20,11 @@ const ZKey = z
   .regex(/^[\x20-\x7e]+$/);
 const ZSide = z.enum(['buy', 'sell']);
 const ZOptionalPrice = ZDecimal.nullable().optional();
+/**
+ * A trailing stop distance in whole points of the symbol (0 or null: none). Its range (the symbol's
+ * stops level to 1,000,000) is the engine's check, answered -3017.
+ */
+const ZTrailingPoints = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
 
 /** Spec 3 Account (list entry). */
 export const ZAccountEntry = z.object({
@@ -82,6 +87,8 @@ export const ZPosition = z.object({
   open_time: z.number().int(),
   take_profit: z.string().nullable(),
   stop_loss: z.string().nullable(),
+  /** Trailing stop distance in points (null: none); the engine moves `stop_loss` after the price. */
+  trailing_stop: z.number().int().nullable(),
   margin: z.string(),
   swap: z.string(),
   commission: z.string(),
@@ -265,6 +272,8 @@ export const tradingRoutes = {
       limit_price: ZOptionalPrice,
       take_profit: ZOptionalPrice,
       stop_loss: ZOptionalPrice,
+      /** Market orders only: a trailing stop distance in points (a pending order with one: -3017). */
+      trailing_stop: ZTrailingPoints.optional(),
       idempotencyKey: ZKey,
       nonce: z.string().regex(/^\d{13}-[A-Za-z0-9]{8,32}$/, 'nonceFormat'),
       signature: z.string().regex(/^[a-f0-9]{64}$/, 'signatureFormat'),
@@ -305,12 +314,14 @@ export const tradingRoutes = {
     access: trade,
     mutates: true,
     trade: true,
-    summary: "Sets or clears a position's take-profit and stop-loss",
+    summary:
+      "Sets or clears a position's take-profit, stop-loss and trailing stop (points; absent leaves it, 0 or null clears it)",
     input: z.object({
       account_id: ZAccountId,
       order_id: ZTicket,
       take_profit: ZOptionalPrice,
       stop_loss: ZOptionalPrice,
+      trailing_stop: ZTrailingPoints.optional(),
       idempotencyKey: ZKey,
     }),
     output: z.object({ ok: z.literal(true) }),

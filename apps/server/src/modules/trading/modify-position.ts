@@ -5,7 +5,10 @@ import { unwrap } from './results';
 import { notHeld } from './tickets';
 import { priceOf } from './views';
 
-/** Sets or clears an open position's take-profit and stop-loss. */
+/**
+ * Sets or clears an open position's take-profit and stop-loss, and its trailing stop when the call
+ * names one (absent: unchanged; 0 or null: removed).
+ */
 export async function modifyPosition(
   ports: TTradingPorts,
   { actor, ...input }: TRouteInput<'positionmodify'> & { actor: TActor },
@@ -23,6 +26,8 @@ export async function modifyPosition(
     positionId: input.order_id,
     takeProfit: priceOf(host, position.symbol, input.take_profit, 'take_profit'),
     stopLoss: priceOf(host, position.symbol, input.stop_loss, 'stop_loss'),
+    // Absent stays absent: the command (and its idempotency fingerprint) is then what it was before.
+    ...(input.trailing_stop === undefined ? {} : { trailingStop: input.trailing_stop }),
   };
   const retry = host.knows(command);
   unwrap(await host.submit(command));
@@ -31,6 +36,7 @@ export async function modifyPosition(
       accountId: view.accountId,
       takeProfit: input.take_profit ?? null,
       stopLoss: input.stop_loss ?? null,
+      ...(input.trailing_stop === undefined ? {} : { trailingStop: input.trailing_stop }),
     });
   return { ok: true as const };
 }

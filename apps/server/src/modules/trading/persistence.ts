@@ -115,6 +115,11 @@ export interface TBatchItem {
   /** Bots as each strategy_changed event left them (the later wins), and what they did. */
   strategies?: TStrategyView[];
   strategyLogs?: TStrategyLogRow[];
+  /**
+   * Stop-losses moved by trailing stops, as [position id, stop-loss] in the order they moved: only
+   * the stop-loss changed, so no account row or position row is captured for them.
+   */
+  trails?: [number, number][];
   owner?: TAccountOwner;
   /** `nonce`: the order signature's session-scoped nonce, kept so a restart still knows it. */
   idempotency?: { key: string; fingerprint: string; result: unknown; nonce?: string | null };
@@ -192,7 +197,13 @@ export function captureBatchItem(
   const skips: TCopySkipRow[] = [];
   const strategies: TStrategyView[] = [];
   const strategyLogs: TStrategyLogRow[] = [];
+  const trails: [number, number][] = [];
   for (const event of events) {
+    // A trailing stop's move touches one column of one position: the cheap path, no views built.
+    if (event.type === 'stop_loss_trailed') {
+      trails.push([event.positionId, event.stopLoss]);
+      continue;
+    }
     const state = stateOf(engine, states, accountOf(event));
     if (!state) continue;
     switch (event.type) {
@@ -347,6 +358,7 @@ export function captureBatchItem(
     ...(skips.length > 0 ? { skips } : {}),
     ...(strategies.length > 0 ? { strategies } : {}),
     ...(strategyLogs.length > 0 ? { strategyLogs } : {}),
+    ...(trails.length > 0 ? { trails } : {}),
   };
 }
 
@@ -499,6 +511,7 @@ const PARTS = {
     ['commission', 'bigint'],
     ['parent_ticket', 'bigint'],
     ['strategy_id', 'bigint'],
+    ['trailing_stop', 'integer'],
   ],
   ordersGone: [['id', 'bigint']],
   orders: [
@@ -569,6 +582,11 @@ const PARTS = {
     ['profit', 'bigint'],
     ['created_at', 'bigint'],
   ],
+  /** Trailed stop-losses of positions the group writes no row for (last move per position). */
+  stopLosses: [
+    ['id', 'bigint'],
+    ['stop_loss', 'bigint'],
+  ],
 } as const satisfies Record<string, readonly (readonly [string, string])[]>;
 
 type TPart = keyof typeof PARTS;
@@ -604,7 +622,7 @@ const STATEMENTS: Record<TPart, (select: string) => string> = {
     )}, "updated_at" = now() from (${select}) as v where t.id = v.id`,
   positionsGone: (select) => `delete from positions where id in (${select})`,
   positions: (select) =>
-    `insert into positions (${columnList('positions')}) ${select} on conflict ("id") do update set ${updateSet(['volume', 'take_profit', 'stop_loss', 'margin', 'swap', 'commission', 'parent_ticket'], 'excluded')}`,
+    `insert into positions (${columnList('positions')}) ${select} on conflict ("id") do update set ${updateSet(['volume', 'take_profit', 'stop_loss', 'margin', 'swap', 'commission', 'parent_ticket', 'trailing_stop'], 'excluded')}`,
   ordersGone: (select) => `delete from pending_orders where id in (${select})`,
   orders: (select) =>
     `insert into pending_orders (${columnList('orders')}) ${select} on conflict ("id") do update set ${updateSet(['volume', 'price', 'limit_price', 'activated', 'take_profit', 'stop_loss'], 'excluded')}`,
@@ -620,6 +638,8 @@ const STATEMENTS: Record<TPart, (select: string) => string> = {
       'excluded',
     )}`,
   strategyLogs: (select) => `insert into strategy_logs (${columnList('strategyLogs')}) ${select}`,
+  stopLosses: (select) =>
+    `update positions as t set "stop_loss" = v."stop_loss" from (${select}) as v where t.id = v.id`,
 };
 
 const commitStatements = new Map<number, { name: string; text: string }>();
@@ -795,13 +815,25 @@ export async function persistBatch(
   const orders = new Map<number, TOrderView | null>();
   const relations = new Map<number, TCopyRelationView>();
   const strategies = new Map<number, TStrategyView>();
+  // Trailed stop-losses of positions without a row in this group: the last move of each.
+  const trailed = new Map<number, number>();
   for (const item of items) {
     for (const relation of item.relations ?? []) relations.set(relation.accountId, relation);
     for (const strategy of item.strategies ?? []) strategies.set(strategy.strategyId, strategy);
     for (const [id, state] of item.states) {
       latestRows.set(id, state.row);
-      for (const [k, v] of state.positions) positions.set(k, v);
+      for (const [k, v] of state.positions) {
+        positions.set(k, v);
+        trailed.delete(k);
+      }
       for (const [k, v] of state.orders) orders.set(k, v);
+    }
+    for (const [id, stopLoss] of item.trails ?? []) {
+      // A position written (or deleted) by this group takes the move into its row; the others get
+      // one update of their stop-loss (an upsert and an update of one row in one statement clash).
+      const row = positions.get(id);
+      if (row === undefined) trailed.set(id, stopLoss);
+      else if (row !== null) positions.set(id, { ...row, stopLoss });
     }
   }
   // A new account is inserted as last seen in the group (a later command may have changed it).
@@ -847,7 +879,9 @@ export async function persistBatch(
         p.commission,
         p.parentTicket ?? null,
         p.strategyId ?? null,
+        p.trailingStop ?? null,
       );
+  for (const [id, stopLoss] of trailed) parts.stopLosses.push(id, stopLoss);
   for (const [id, o] of orders)
     if (!o) parts.ordersGone.push(id);
     else
@@ -986,6 +1020,7 @@ export async function loadSnapshot(db: TDb): Promise<TEngineSnapshot> {
       commission: Number(p.commission),
       parentTicket: n(p.parent_ticket),
       strategyId: n(p.strategy_id),
+      trailingStop: p.trailing_stop ?? null,
     })),
     orders: orders.map((o) => ({
       orderId: Number(o.id),

@@ -40,6 +40,9 @@ export async function placeOrder(
   const symbol = input.symbol.toUpperCase();
   const takeProfit = priceOf(host, symbol, input.take_profit, 'take_profit');
   const stopLoss = priceOf(host, symbol, input.stop_loss, 'stop_loss');
+  // A trailing stop follows an open position's price: pending orders carry none (as in MT5).
+  if (input.type !== 'market' && (input.trailing_stop ?? 0) > 0)
+    throw new AppError(AppErrorCode.INVALID_TRAILING_STOP);
   const now = Date.now();
   const clientKey = engineKey(actor, input.idempotencyKey);
   let command: TCommand;
@@ -54,6 +57,7 @@ export async function placeOrder(
       volume,
       takeProfit,
       stopLoss,
+      ...(input.trailing_stop ? { trailingStop: input.trailing_stop } : {}),
     };
   } else {
     const price = priceOf(host, symbol, input.price, 'price');
@@ -97,6 +101,7 @@ export async function placeOrder(
       side: input.side,
       type: input.type,
       volume: input.volume,
+      ...(input.trailing_stop ? { trailingStop: input.trailing_stop } : {}),
     });
   return answer;
 }

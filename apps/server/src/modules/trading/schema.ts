@@ -49,6 +49,8 @@ export interface PositionsTable {
   parent_ticket: ColumnType<string | number | null, number | null | undefined, number | null>;
   /** A bot's position: its strategy. */
   strategy_id: ColumnType<string | number | null, number | null | undefined, number | null>;
+  /** Trailing stop distance in points (null: none); migration 030. */
+  trailing_stop: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface PendingOrdersTable {

@@ -100,6 +100,7 @@ export function positionView(host: EngineHost, p: TPositionView): TRouteOutput<'
     open_time: p.openTime,
     take_profit: px(p.takeProfit),
     stop_loss: px(p.stopLoss),
+    trailing_stop: p.trailingStop,
     margin: money(p.margin),
     swap: money(p.swap),
     commission: money(p.commission),
