@@ -188,7 +188,15 @@ export class HttpClient {
       retried = false,
       internal = false,
       signal,
-    }: { withTrade: boolean; retried?: boolean; internal?: boolean; signal?: AbortSignal | undefined },
+      keepalive = false,
+    }: {
+      withTrade: boolean;
+      retried?: boolean;
+      internal?: boolean;
+      signal?: AbortSignal | undefined;
+      /** Outlives the page (a save sent as the trader leaves or reloads). */
+      keepalive?: boolean;
+    },
   ): Promise<TUnwrapped<T | null>> {
     if (this.refreshing && !internal) await this.refreshing;
     const headers = this.commonHeaders();
@@ -206,6 +214,7 @@ export class HttpClient {
         body: JSON.stringify(body),
         credentials: 'same-origin',
         ...(signal ? { signal } : {}),
+        ...(keepalive ? { keepalive } : {}),
       });
     } catch (error) {
       if (!signal?.aborted) this.options.log?.('Network Error', { path, error });
@@ -246,11 +255,12 @@ export class HttpClient {
   call<N extends TRouteName>(
     name: N,
     input: TRouteInput<N>,
-    options: { trade?: boolean; signal?: AbortSignal | undefined } = {},
+    options: { trade?: boolean; signal?: AbortSignal | undefined; keepalive?: boolean } = {},
   ): Promise<TUnwrapped<TRouteOutput<N> | null>> {
     return this.send<TRouteOutput<N>>(ROUTE_PATHS[name], input, {
       withTrade: options.trade ?? false,
       signal: options.signal,
+      keepalive: options.keepalive ?? false,
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { TKlineColor } from '@broker/domain/kline-color';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { ChartOverlay, TimeframeButtons } from '../../components/ChartParts';
 import { FlashPrice } from '../../components/FlashPrice';
 import { useI18n } from '../../lib/i18n';
@@ -153,6 +154,7 @@ export function ChartPanel({
   historyVersion,
   quickTrade = true,
   tools,
+  pane,
 }: {
   symbol: string;
   quote: TNamedQuote | undefined;
@@ -166,6 +168,18 @@ export function ChartPanel({
   quickTrade?: boolean;
   /** More controls beside the timeframes (the one-click switch and the shortcuts list). */
   tools?: React.ReactNode;
+  /**
+   * One pane of several (ChartLayout): a one-line header, its name for assistive technology, whether it
+   * is the active pane, and where the active pane puts its timeframes, indicators, alert and drawing
+   * tools (the layout's shared toolbar); the other panes show none.
+   */
+  pane?: {
+    label: string;
+    active: boolean;
+    onActivate(): void;
+    toolbar: HTMLElement | null;
+    drawbar: HTMLElement | null;
+  };
 }) {
   const { t, lang, intl } = useI18n();
   const { state, info, positions, orders } = useTrading();
@@ -347,11 +361,53 @@ export function ChartPanel({
   const trend = quote ? changeClass(quote.change) : '';
   const price = (v: string) => formatDecimal(intl, v, quote?.digits ?? digits);
 
+  const paneTools = (
+    <>
+      <TimeframeButtons scope="tr" timeframe={timeframe} onTimeframe={onTimeframe} />
+      <IndicatorMenu indicators={indicators} onChange={changeIndicators} />
+      <button
+        type="button"
+        className="tr-tf tr-alert-add"
+        onClick={() => alerts.openDialog({ symbol, digits, bid: quote?.bid ?? null })}
+        aria-label={t('trade.alert.add')}
+        title={t('trade.alert.add')}
+        data-testid="alert-add"
+      >
+        <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+          <path
+            d="M6 16V11a6 6 0 0112 0v5l2 2H4zm4 4a2 2 0 004 0"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
+    </>
+  );
+
   return (
-    <section className="tr-chart-panel" aria-label={t('markets.chart.title')} data-testid="chart-panel">
+    <section
+      className={`tr-chart-panel${pane ? ' tr-pane-panel' : ''}`}
+      aria-label={pane?.label ?? t('markets.chart.title')}
+      aria-current={pane?.active ? 'true' : undefined}
+      data-testid="chart-panel"
+      data-symbol={symbol}
+      data-timeframe={timeframe}
+    >
       <header className="tr-chart-head">
         <div className="tr-chart-symbol">
-          <h1 data-testid="chart-symbol">{symbol}</h1>
+          {pane ? (
+            <h2 className="tr-pane-title">
+              <button type="button" onClick={pane.onActivate} data-testid="chart-symbol">
+                {symbol}
+                <span className="tr-pane-tf">{timeframe}</span>
+              </button>
+            </h2>
+          ) : (
+            <h1 data-testid="chart-symbol">{symbol}</h1>
+          )}
           {quote ? (
             <>
               <span className="tr-chart-name">{quote.name}</span>
@@ -367,33 +423,17 @@ export function ChartPanel({
             <span className="skeleton tr-sk-num" />
           )}
         </div>
-        <div className="tr-chart-tools">
-          <TimeframeButtons scope="tr" timeframe={timeframe} onTimeframe={onTimeframe} />
-          <IndicatorMenu indicators={indicators} onChange={changeIndicators} />
-          <button
-            type="button"
-            className="tr-tf tr-alert-add"
-            onClick={() => alerts.openDialog({ symbol, digits, bid: quote?.bid ?? null })}
-            aria-label={t('trade.alert.add')}
-            title={t('trade.alert.add')}
-            data-testid="alert-add"
-          >
-            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-              <path
-                d="M6 16V11a6 6 0 0112 0v5l2 2H4zm4 4a2 2 0 004 0"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </button>
-          {tools}
-          <ConnectionBadge />
-        </div>
+        {!pane && (
+          <div className="tr-chart-tools">
+            {paneTools}
+            {tools}
+            <ConnectionBadge />
+          </div>
+        )}
       </header>
-      <DrawingToolbar state={drawingState} />
+      {!pane && <DrawingToolbar state={drawingState} />}
+      {pane?.active && pane.toolbar && createPortal(paneTools, pane.toolbar)}
+      {pane?.active && pane.drawbar && createPortal(<DrawingToolbar state={drawingState} />, pane.drawbar)}
       <div className="tr-chart-body">
         <TradeChart
           candles={candles.candles}

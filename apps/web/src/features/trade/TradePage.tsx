@@ -1,5 +1,5 @@
 import './trade.css';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Header, NAV_ITEMS } from '../../components/Header';
@@ -16,19 +16,21 @@ import { DEFAULT_REFRESH_MS, TradingProvider, useTrading } from '../../lib/tradi
 import { AccountBar } from './AccountBar';
 import { AlertDialogHost } from './AlertDialog';
 import { BottomPanel, type TBottomTab } from './BottomPanel';
+import { ChartLayout } from './ChartLayout';
 import { ChartPanel, TIMEFRAMES } from './ChartPanel';
+import { activePane, DEFAULT_TIMEFRAME, layoutSymbols, withActive, withKind, withPane } from './chart-layout';
 import { ToastProvider, useTradeNotifications } from './notifications';
 import { OrderTicket } from './OrderTicket';
 import { TradeShortcuts } from './TradeShortcuts';
 import type { TSide } from './ticket-rules';
 import { AlertsProvider } from './useAlerts';
+import { useChartLayout } from './useChartLayout';
 import { useCatalogue, useTradeSettings } from './useTradeData';
 import { Watchlist } from './Watchlist';
 
 /** The terminal asks for fresh figures every second while it is open (spec 9 default: 3 s). */
 const TERMINAL_REFRESH_MS = 1000;
 const DEFAULT_SYMBOL = 'EURUSD';
-const DEFAULT_TIMEFRAME: TTimeframe = 'M15';
 const LAST_SYMBOL_KEY = 'trade.symbol';
 const PHONE_QUERY = '(max-width: 900px)';
 const MOBILE_TABS = ['quotes', 'chart', 'trade', 'positions'] as const;
@@ -113,37 +115,77 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
   const requested = searchParams.get('symbol')?.toUpperCase() ?? null;
   const [stored, setStored] = useState<string | null>(null);
   useEffect(() => setStored(readLastSymbol()), []);
-  const known = (s: string | null) => (s && catalogue.specs.has(s) ? s : null);
-  const symbol =
-    catalogue.status === 'ready'
-      ? (known(requested) ?? known(stored) ?? DEFAULT_SYMBOL)
-      : (requested ?? stored ?? DEFAULT_SYMBOL);
-  const timeframe = TIMEFRAMES.find((tf) => tf === searchParams.get('tf')) ?? DEFAULT_TIMEFRAME;
+  const known = useCallback(
+    (s: string) => catalogue.status !== 'ready' || catalogue.specs.has(s),
+    [catalogue.status, catalogue.specs],
+  );
+  // The charts as the trader arranged them (kept on the server); the active pane is the terminal's symbol.
+  const chartLayout = useChartLayout({
+    ready: catalogue.status !== 'loading',
+    known,
+    first: stored ?? DEFAULT_SYMBOL,
+  });
+  const { layout, change: changeLayout } = chartLayout;
+  const { symbol, timeframe } = activePane(layout);
 
-  const setParam = useCallback(
-    (name: string, value: string | null) =>
+  const setParams = useCallback(
+    (values: Record<string, string | null>) =>
       setSearchParams(
         (params) => {
           const out = new URLSearchParams(params);
-          if (value === null) out.delete(name);
-          else out.set(name, value);
+          for (const [name, value] of Object.entries(values)) {
+            if (value === null) out.delete(name);
+            else out.set(name, value);
+          }
           return out;
         },
         { replace: true, preventScrollReset: true },
       ),
     [setSearchParams],
   );
+  // The address names the active pane's symbol and timeframe: one given when the page opens (a link
+  // from the markets pages) goes to the active pane, and later changes are written back.
+  const [fromAddress, setFromAddress] = useState(false);
+  useEffect(() => {
+    if (chartLayout.status !== 'ready' || fromAddress) return;
+    setFromAddress(true);
+    const tf = TIMEFRAMES.find((x) => x === searchParams.get('tf'));
+    changeLayout((current) =>
+      withPane(current, {
+        ...(requested && known(requested) ? { symbol: requested } : {}),
+        ...(tf ? { timeframe: tf } : {}),
+      }),
+    );
+  }, [chartLayout.status, fromAddress, searchParams, requested, known, changeLayout]);
+  const setParamsRef = useRef(setParams);
+  setParamsRef.current = setParams;
+  useEffect(() => {
+    if (fromAddress) setParamsRef.current({ symbol, tf: timeframe === DEFAULT_TIMEFRAME ? null : timeframe });
+  }, [fromAddress, symbol, timeframe]);
+
   const selectSymbol = useCallback(
     (next: string) => {
-      setParam('symbol', next);
+      changeLayout((current) => withPane(current, { symbol: next }));
       try {
         window.localStorage.setItem(LAST_SYMBOL_KEY, next);
       } catch {
-        // storage blocked: the address still holds the symbol
+        // storage blocked: the layout still holds the symbol
       }
       if (phone) setMobileTab('chart');
     },
-    [setParam, phone],
+    [changeLayout, phone],
+  );
+  const changeKind = useCallback(
+    (kind: 1 | 2 | 4) => changeLayout((current) => withKind(current, kind)),
+    [changeLayout],
+  );
+  const activate = useCallback(
+    (index: number) => changeLayout((current) => withActive(current, index)),
+    [changeLayout],
+  );
+  const changeTimeframe = useCallback(
+    (index: number, tf: TTimeframe) => changeLayout((current) => withPane(current, { timeframe: tf }, index)),
+    [changeLayout],
   );
 
   // Live quotes of every listed symbol, and of anything the trader holds.
@@ -151,13 +193,15 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
     const set = new Set(catalogue.items.map((q) => q.symbol));
     for (const p of positions) set.add(p.symbol);
     for (const o of orders) set.add(o.symbol);
-    set.add(symbol);
+    // Every chart on screen: the union goes to the one market stream.
+    for (const s of layoutSymbols(layout)) set.add(s);
     return [...set];
-  }, [catalogue.items, positions, orders, symbol]);
+  }, [catalogue.items, positions, orders, layout]);
   const live = useQuotes(streamed);
   const items = useMergedQuotes(catalogue.items, live);
   const quote = items.find((q) => q.symbol === symbol);
   const spec = catalogue.specs.get(symbol);
+  const quoteOf = useCallback((s: string) => items.find((q) => q.symbol === s), [items]);
 
   const bid = quote ? formatDecimal(intl, quote.bid, quote.digits) : null;
   useEffect(() => {
@@ -165,7 +209,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
   }, [symbol, bid, t]);
 
   if (state.status === 0 && !loading && trading.error) return <AccountsFailed />;
-  if (loading || state.status === 0) return <TerminalSkeleton />;
+  if (loading || state.status === 0 || chartLayout.status === 'loading') return <TerminalSkeleton />;
   if (state.accounts.length === 0) return <NoAccount />;
 
   const watchlist = (
@@ -179,29 +223,44 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
       onRetry={catalogue.retry}
     />
   );
-  const chart = (
+  const shortcuts = (
+    <TradeShortcuts
+      symbol={symbol}
+      spec={spec}
+      quote={quote}
+      onTicket={(side) => {
+        setPreset({ side, nonce: Date.now() });
+        if (phone) setMobileTab('trade');
+        else document.querySelector<HTMLElement>('[data-testid=ticket-submit]')?.focus();
+      }}
+    />
+  );
+  // A phone shows the active pane alone, without the layout switch.
+  const chart = phone ? (
     <ChartPanel
       symbol={symbol}
       quote={quote}
       spec={spec}
       timeframe={timeframe}
-      onTimeframe={(tf) => setParam('tf', tf === DEFAULT_TIMEFRAME ? null : tf)}
+      onTimeframe={(tf) => changeTimeframe(layout.active, tf)}
       klineColor={klineColor}
       settings={settings}
       historyVersion={historyVersion}
-      quickTrade={!phone}
-      tools={
-        <TradeShortcuts
-          symbol={symbol}
-          spec={spec}
-          quote={quote}
-          onTicket={(side) => {
-            setPreset({ side, nonce: Date.now() });
-            if (phone) setMobileTab('trade');
-            else document.querySelector<HTMLElement>('[data-testid=ticket-submit]')?.focus();
-          }}
-        />
-      }
+      quickTrade={false}
+      tools={shortcuts}
+    />
+  ) : (
+    <ChartLayout
+      layout={layout}
+      onKind={changeKind}
+      onActive={activate}
+      onTimeframe={changeTimeframe}
+      quoteOf={quoteOf}
+      specs={catalogue.specs}
+      klineColor={klineColor}
+      settings={settings}
+      historyVersion={historyVersion}
+      tools={shortcuts}
     />
   );
   const ticket = <OrderTicket symbol={symbol} spec={spec} quote={quote} preset={preset} />;
