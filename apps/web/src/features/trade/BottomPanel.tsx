@@ -170,6 +170,7 @@ export function BottomPanel({
         <PositionStopsDialog
           position={dialog.position}
           quote={quotes[dialog.position.symbol]}
+          stopsLevel={specs.get(dialog.position.symbol)?.stopsLevel}
           onClose={() => setDialog(null)}
         />
       )}
@@ -496,7 +497,7 @@ function PositionsView({
   /** A bot's positions: shown without actions. */
   readOnly?: boolean;
 }) {
-  const { t, intl } = useI18n();
+  const { t, intl, formatNumber } = useI18n();
   const side = (p: TPosition) => <SideTag side={p.side}>{t(`trade.side.${p.side}`)}</SideTag>;
   const lead = useLeadColumns<TPosition>((p) => p.open_time, side);
   if (positions.length === 0)
@@ -519,7 +520,21 @@ function PositionsView({
     stopLoss: {
       label: t('trade.ticket.stopLoss'),
       testId: 'position-sl',
-      cell: (p) => <Price value={p.stop_loss} digits={p.digits} />,
+      cell: (p) => (
+        <>
+          <Price value={p.stop_loss} digits={p.digits} />
+          {p.trailing_stop !== null && (
+            <span
+              className="tr-trail-tag"
+              title={t('trade.trailing.markTitle', { points: formatNumber(p.trailing_stop) })}
+              data-testid="position-trailing"
+              data-value={p.trailing_stop}
+            >
+              {t('trade.trailing.mark')}
+            </span>
+          )}
+        </>
+      ),
     },
     swap: { label: t('trade.col.swap'), cell: (p) => <Money value={p.swap} /> },
     commission: { label: t('trade.col.commission'), cell: (p) => <Money value={p.commission} /> },

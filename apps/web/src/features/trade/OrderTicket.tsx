@@ -6,7 +6,7 @@ import type { TQuote } from '../../lib/market-stream';
 import { useTrading } from '../../lib/trading/store';
 import { toUnits } from './decimal';
 import { Figure, useNumbers, useStopMessage, useVolumeMessage, VolumeStepper } from './fields';
-import { PendingPriceInputs, StopInputs } from './order-fields';
+import { PendingPriceInputs, StopInputs, TrailingInput, useTrailingStop } from './order-fields';
 import {
   distancePoints,
   entryPoints,
@@ -108,6 +108,15 @@ export function OrderTicket({
   const [result, setResult] = useState<TResult | null>(null);
   const [preview, setPreview] = useState<TPreview | null>(null);
   const [previewFailed, setPreviewFailed] = useState(false);
+  // A trailing stop follows an open position: market orders only (as in MT5).
+  const trailing = useTrailingStop({
+    initial: null,
+    side,
+    bid: quote ? pricePoints(quote.bid, digits) : null,
+    ask: quote ? pricePoints(quote.ask, digits) : null,
+    digits,
+    stopsLevel: spec?.stopsLevel,
+  });
 
   useEffect(() => {
     if (!preset) return;
@@ -125,6 +134,7 @@ export function OrderTicket({
     setLimitPrice('');
     setTakeProfit('');
     setStopLoss('');
+    trailing.reset();
     setResult(null);
   }, [symbol, spec?.minVolume]);
 
@@ -143,7 +153,7 @@ export function OrderTicket({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the values are the trigger, not read
   useEffect(() => {
     setResult((shown) => (shown?.kind === 'failed' ? null : shown));
-  }, [volume, price, limitPrice, takeProfit, stopLoss, stopMode]);
+  }, [volume, price, limitPrice, takeProfit, stopLoss, stopMode, trailing.field.value]);
 
   // ... and it does not stay for ever.
   useEffect(() => {
@@ -163,6 +173,7 @@ export function OrderTicket({
 
   const bid = quote ? pricePoints(quote.bid, digits) : null;
   const ask = quote ? pricePoints(quote.ask, digits) : null;
+  const trailingInvalid = kind === 'market' && trailing.invalid;
   /** A typed price as integer points; null when it is not a price of this symbol. */
   const typedPoints = (text: string): bigint | null => {
     const value = numbers.read(text);
@@ -219,7 +230,10 @@ export function OrderTicket({
   else if (closed) blocked = t('trade.ticket.marketClosed');
   else if (!quote) blocked = t('trade.ticket.noPrice');
 
-  const invalid = Boolean(volumeError || priceError || limitError || tpError || slError) || lots === null;
+  const invalid =
+    Boolean(volumeError || priceError || limitError || tpError || slError) ||
+    lots === null ||
+    trailingInvalid;
   const canSend = !invalid && !blocked && !lock.locked && accountId > 0;
 
   // Margin and commission of this order, from the server, as the trader edits it.
@@ -301,6 +315,7 @@ export function OrderTicket({
         limit_price: kind === 'stop_limit' ? sendPrice(limitPts) : null,
         take_profit: sendPrice(tpPts),
         stop_loss: sendPrice(slPts),
+        ...(kind === 'market' && trailing.trailing_stop ? { trailing_stop: trailing.trailing_stop } : {}),
       });
     });
     if (!answer) return;
@@ -427,6 +442,7 @@ export function OrderTicket({
             digits: stopMode === 'price' ? digits : undefined,
           }}
         />
+        {kind === 'market' && <TrailingInput testId="ticket" field={trailing.field} />}
       </div>
 
       <dl className="tr-summary" data-testid="ticket-summary">

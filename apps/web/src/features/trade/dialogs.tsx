@@ -7,7 +7,13 @@ import { Dialog } from './Dialog';
 import { toUnits } from './decimal';
 import { Figure, useNumbers, useVolumeMessage, VolumeStepper } from './fields';
 import { orderTypeKey, useToasts } from './notifications';
-import { PendingPriceInputs, StopInputs, useStopPrices } from './order-fields';
+import {
+  PendingPriceInputs,
+  StopInputs,
+  TrailingInput,
+  useStopPrices,
+  useTrailingStop,
+} from './order-fields';
 import {
   LOT_DECIMALS,
   lotsText,
@@ -195,14 +201,17 @@ function PositionDialog({
   );
 }
 
-/** Sets, moves or removes a position's take-profit and stop-loss. */
+/** Sets, moves or removes a position's take-profit, stop-loss and trailing stop. */
 export function PositionStopsDialog({
   position: opened,
   quote,
+  stopsLevel,
   onClose,
 }: {
   position: TPosition;
   quote: TQuote | undefined;
+  /** The symbol's stops level in points: the least trailing distance. */
+  stopsLevel: number | undefined;
   onClose(): void;
 }) {
   const { t } = useI18n();
@@ -216,8 +225,22 @@ export function PositionStopsDialog({
     reference: pricePoints(closingPrice(position, quote), position.digits),
     digits: position.digits,
   });
+  const trailing = useTrailingStop({
+    initial: position.trailing_stop,
+    side: position.side,
+    bid: quote ? pricePoints(quote.bid, position.digits) : null,
+    ask: quote ? pricePoints(quote.ask, position.digits) : null,
+    digits: position.digits,
+    stopsLevel,
+  });
+  // A trailing stop may move the stop-loss while the dialog is open: left as it was, the field
+  // stands for the live level, so saving another change never pulls the stop-loss back.
+  const [openedStopLoss] = useState(position.stop_loss ?? null);
+  const stopLoss = stops.stop_loss === openedStopLoss ? (position.stop_loss ?? null) : stops.stop_loss;
   const unchanged =
-    stops.take_profit === (position.take_profit ?? null) && stops.stop_loss === (position.stop_loss ?? null);
+    stops.take_profit === (position.take_profit ?? null) &&
+    stopLoss === (position.stop_loss ?? null) &&
+    trailing.trailing_stop === (position.trailing_stop ?? null);
 
   const save = () =>
     submit.run(
@@ -225,7 +248,8 @@ export function PositionStopsDialog({
         actions.modifyPosition({
           order_id: position.order_id,
           take_profit: stops.take_profit ?? null,
-          stop_loss: stops.stop_loss ?? null,
+          stop_loss: stopLoss ?? null,
+          trailing_stop: trailing.trailing_stop ?? null,
         }),
       () => {
         push({
@@ -250,12 +274,13 @@ export function PositionStopsDialog({
       confirm={{
         label: t('trade.action.save'),
         className: 'btn btn-primary btn-sm',
-        disabled: stops.invalid || unchanged,
+        disabled: stops.invalid || trailing.invalid || unchanged,
         onClick: save,
         testId: 'stops-save',
       }}
     >
       <StopInputs testId="stops" takeProfit={stops.takeProfit} stopLoss={stops.stopLoss} />
+      <TrailingInput testId="stops" field={trailing.field} />
     </PositionDialog>
   );
 }

@@ -1,7 +1,17 @@
+import { MAX_TRAILING_POINTS } from '@broker/domain/trading/orders';
 import { type ReactNode, useState } from 'react';
 import { useI18n } from '../../lib/i18n';
+import { formatDecimal } from '../../lib/market-format';
 import { PriceInput, useNumbers, useStopMessage } from './fields';
-import { pointsText, pricePoints, type TOrderKind, type TSide, type TStop } from './ticket-rules';
+import {
+  pointsText,
+  pricePoints,
+  type TOrderKind,
+  type TSide,
+  type TStop,
+  trailedStopPrice,
+  trailingDistance,
+} from './ticket-rules';
 
 /** A price field's text, its change and what is wrong with it (else a hint). */
 export interface TPriceField {
@@ -135,5 +145,71 @@ export function PendingPriceInputs({
         />
       )}
     </>
+  );
+}
+
+/**
+ * A trailing stop distance typed in whole points (empty or 0 for none), checked against the symbol's
+ * stops level and the engine's maximum, with the stop-loss it would set at the current quote as its
+ * hint. `trailing_stop` is what to send: the points, null for none, undefined while not valid.
+ */
+export function useTrailingStop({
+  initial,
+  side,
+  bid,
+  ask,
+  digits,
+  stopsLevel,
+}: {
+  initial: number | null;
+  side: TSide;
+  bid: bigint | null;
+  ask: bigint | null;
+  digits: number;
+  stopsLevel: number | undefined;
+}) {
+  const { t, intl } = useI18n();
+  const numbers = useNumbers();
+  const [text, setText] = useState(() => (initial ? numbers.input(String(initial)) : ''));
+  const typed = text.trim() !== '';
+  const points = trailingDistance(typed ? numbers.read(text) : null, typed, stopsLevel);
+  const whole = (value: number | bigint) => new Intl.NumberFormat(intl).format(value);
+  const error =
+    numbers.ambiguity(text) ??
+    (points === undefined
+      ? t('trade.trailing.range', {
+          min: whole(Math.max(1, stopsLevel ?? 0)),
+          max: whole(MAX_TRAILING_POINTS),
+        })
+      : null);
+  const hint =
+    points && bid !== null && ask !== null
+      ? t('trade.trailing.hint', {
+          points: whole(points),
+          price: formatDecimal(intl, pointsText(trailedStopPrice(side, bid, ask, points), digits), digits),
+        })
+      : null;
+  return {
+    field: { value: text, onChange: setText, error, hint } satisfies TPriceField,
+    trailing_stop: points === undefined ? undefined : points === null ? null : Number(points),
+    invalid: points === undefined || error !== null,
+    reset: () => setText(''),
+  };
+}
+
+/** The trailing stop input (`<testId>-trailing`), in points, with a clear button. */
+export function TrailingInput({ testId, field }: { testId: string; field: TPriceField }) {
+  const { t } = useI18n();
+  return (
+    <PriceInput
+      label={t('trade.trailing.label')}
+      value={field.value}
+      onChange={field.onChange}
+      placeholder={t('trade.trailing.none')}
+      error={field.error}
+      hint={field.hint}
+      testId={`${testId}-trailing`}
+      onClear={() => field.onChange('')}
+    />
   );
 }

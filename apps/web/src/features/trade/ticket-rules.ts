@@ -4,7 +4,12 @@
  * of their reference. The side rules are the engine's own (@broker/domain/trading/orders), applied
  * to integer points; the server checks them again with the symbol's stops level.
  */
-import { type TPendingType, validatePendingPrice, validateStops } from '@broker/domain/trading/orders';
+import {
+  MAX_TRAILING_POINTS,
+  type TPendingType,
+  validatePendingPrice,
+  validateStops,
+} from '@broker/domain/trading/orders';
 import { decimalPlaces, fromUnits, toUnits } from './decimal';
 
 export type TSide = 'buy' | 'sell';
@@ -264,4 +269,32 @@ export class SubmitGate {
     this.sending = false;
     this.until = this.now() + this.guardMs;
   }
+}
+
+/**
+ * A trailing stop distance as typed (the reader's number already read into a plain decimal, or null
+ * when the text is not a number): null for none (empty or 0), the whole points when they are from
+ * the symbol's stops level (at least 1) to `MAX_TRAILING_POINTS`, else undefined. The engine's rule
+ * (`validateTrailing`), checked before sending.
+ */
+export function trailingDistance(
+  value: string | null,
+  typed: boolean,
+  stopsLevel = 0,
+): bigint | null | undefined {
+  if (!typed) return null;
+  if (value === null || !/^\d{1,12}$/.test(value)) return undefined;
+  const points = BigInt(value);
+  if (points === 0n) return null;
+  const least = BigInt(Math.max(1, stopsLevel));
+  return points >= least && points <= BigInt(MAX_TRAILING_POINTS) ? points : undefined;
+}
+
+/**
+ * The stop-loss a trailing stop would set at this quote: the distance below the bid for a buy,
+ * above the ask for a sell. The engine sets it only once that is beyond the open price (the profit
+ * exceeds the distance) and beyond the current stop-loss.
+ */
+export function trailedStopPrice(side: TSide, bid: bigint, ask: bigint, points: bigint): bigint {
+  return side === 'buy' ? bid - points : ask + points;
 }
