@@ -79,7 +79,8 @@ export function useChartLines(
             id: `pos:${p.order_id}:sl`,
             price: p.stop_loss,
             tone: 'stopLoss',
-            title: `${t('trade.ticket.stopLoss')} #${p.order_id}`,
+            // a trailing stop's stop-loss moves with the price: its line says so
+            title: `${t(p.trailing_stop ? 'trade.trailing.line' : 'trade.ticket.stopLoss')} #${p.order_id}`,
             draggable: !restrictions?.noStopLoss,
           });
       }
