@@ -18,6 +18,8 @@ import type { TPendingType } from '../../src/trading/orders';
 
 const ACCOUNTS = 10_000;
 const POSITIONS_PER_ACCOUNT = 10;
+/** BENCH_TRAILING: the share of positions with a trailing stop (0 by default: the set-up is then as before). */
+const TRAILING_SHARE = Number(process.env.BENCH_TRAILING ?? 0);
 const ORDERS_PER_ACCOUNT = 5;
 const WARMUP_TICKS = 2_000;
 const TICKS = 20_000;
@@ -115,6 +117,8 @@ for (let id = 1; id <= ACCOUNTS; id++) {
       volume,
       takeProfit: withStops ? reference + sign * distance : null,
       stopLoss: withStops ? reference - sign * distance : null,
+      // BENCH_TRAILING=0.5: that share of the positions trails its stop-loss by 4-60 spreads
+      trailingStop: TRAILING_SHARE > 0 && random() < TRAILING_SHARE ? m.spread * int(4, 60) : null,
     });
   }
   for (let n = 0; n < ORDERS_PER_ACCOUNT; n++) {
@@ -172,6 +176,7 @@ for (let id = 3; id <= ACCOUNTS; id += 10) {
 // BENCH_BOTS=10000: a strategy sub-account under each main account (in turn) with one bot each, half
 // grids (long, short and neutral, 20 cells around the price) and half martingales (3 adds)
 const BOTS = Number(process.env.BENCH_BOTS ?? 0);
+let trailed = 0;
 let botsStarted = 0;
 const botRefusals = new Map<string, number>();
 for (let n = 0; n < BOTS; n++) {
@@ -357,6 +362,7 @@ function randomTick(measure: number): void {
       else if (e.type === 'position_closed') closes++;
       else if (e.type === 'stop_out') stopOuts++;
       else if (e.type === 'strategy_log') botLogs++;
+      else if (e.type === 'stop_loss_trailed') trailed++;
     }
   }
 }
@@ -383,8 +389,8 @@ const heaviest = [...bySymbol]
 console.log(`heaviest symbols (mean CPU): ${heaviest.map(([s, t]) => `${s} ${us(t)}`).join(', ')}`);
 const after = engine.counts;
 console.log(
-  `activity: ${events} events, ${fills} fills, ${closes} closes, ${stopOuts} stop-outs, ${botLogs} bot actions; ` +
-    `left ${after.positions} positions, ${after.orders} orders, ${after.triggers} triggers`,
+  `activity: ${events} events, ${fills} fills, ${closes} closes, ${stopOuts} stop-outs, ${botLogs} bot actions, ` +
+    `${trailed} trailed stop-losses; left ${after.positions} positions, ${after.orders} orders, ${after.triggers} triggers`,
 );
 const rolloverStarted = performance.now();
 const rollover = engine.apply({ type: 'rollover', clientKey: 'rollover', time: NOON + 10 * 3_600_000 });
