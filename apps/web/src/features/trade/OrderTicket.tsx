@@ -442,7 +442,11 @@ export function OrderTicket({
             digits: stopMode === 'price' ? digits : undefined,
           }}
         />
-        {kind === 'market' && <TrailingInput testId="ticket" field={trailing.field} />}
+        {kind === 'market' && (
+          <div className="tr-stops-wide">
+            <TrailingInput testId="ticket" field={trailing.field} />
+          </div>
+        )}
       </div>
 
       <dl className="tr-summary" data-testid="ticket-summary">
