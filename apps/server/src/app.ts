@@ -27,6 +27,7 @@ import { migrate } from './db/migrate';
 import { AccountStream } from './http/account-stream';
 import type { TServices } from './http/context';
 import { sendError } from './http/envelope';
+import { registerRawForwarding } from './http/forward-raw';
 import { runForwardedCall, type TForwardedCall } from './http/forwarded-calls';
 import { registerGateway } from './http/gateway';
 import { MarketStream } from './http/market-stream';
@@ -352,6 +353,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   });
 
   registerGateway(app, services, handlers, ENGINE_ROUTES);
+  registerRawForwarding(app, services);
   // On the leader: the calls standbys forward, and their account streams' snapshots.
   cluster.serveCalls(async (data) =>
     encodeJson(await runForwardedCall(decodeJson<TForwardedCall>(data), services, handlers, app.log)),

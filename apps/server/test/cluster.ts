@@ -75,7 +75,14 @@ export class LocalCluster {
   constructor(
     private readonly size: number,
     private readonly env: Record<string, string> = {},
+    /** Without the bus: one process as `npm start` runs it (the benchmark's single-process figures). */
+    private readonly options: { nats?: boolean; proxy?: boolean; proxyPort?: number; logLevel?: string } = {},
   ) {}
+
+  /** The database the instances share (a test reads it directly). */
+  get database(): string {
+    return this.databaseUrl;
+  }
 
   async start(): Promise<void> {
     const database = await freshDatabaseUrl();
@@ -94,7 +101,7 @@ export class LocalCluster {
     // The first instance migrates and seeds the database; the others start beside it.
     await this.launch(0);
     await Promise.all(this.instances.slice(1).map((instance) => this.launch(instance.index)));
-    await this.startProxy();
+    if (this.options.proxy !== false) await this.startProxy();
   }
 
   /** Starts (or restarts) one instance and waits until it serves. */
@@ -113,11 +120,12 @@ export class LocalCluster {
           PORT: String(instance.port),
           HOST: '127.0.0.1',
           DATA_DIR: join(this.dataDir, `i${index}`),
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: this.options.logLevel ?? 'warn',
           DATABASE_URL: this.databaseUrl,
           REDIS_URL: process.env.REDIS_URL ?? '',
-          NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-          BUS_PREFIX: this.prefix,
+          ...(this.options.nats === false
+            ? {}
+            : { NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', BUS_PREFIX: this.prefix }),
           APP_SECRET: this.secret,
           ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
           SEED_MONEY_TWO_FACTOR: 'false',
@@ -155,7 +163,7 @@ export class LocalCluster {
   }
 
   private async startProxy() {
-    const port = await freePort();
+    const port = this.options.proxyPort ?? (await freePort());
     this.proxyUrl = `http://127.0.0.1:${port}`;
     const config = [
       'global',

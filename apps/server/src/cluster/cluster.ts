@@ -20,6 +20,8 @@ export const SUBJECT = {
   marketConfig: 'config.market',
   /** A message for every open terminal of one trader, on whichever instance (fan-out). */
   userMessage: 'user.message',
+  /** An HTTP request outside the gateway for the leader (request/reply). */
+  raw: 'http.raw',
   /** A leader announces itself (fan-out): standbys ask again at once. */
   leader: 'cluster.leader',
 } as const;
@@ -66,6 +68,7 @@ export class Cluster {
   private readonly userListeners = new Set<(tenantId: string, userId: string, message: unknown) => void>();
   private callRunner: ((data: Uint8Array) => Promise<Uint8Array>) | null = null;
   private accountsRunner: ((data: Uint8Array) => Promise<Uint8Array>) | null = null;
+  private rawRunner: ((data: Uint8Array) => Promise<Uint8Array>) | null = null;
   private transition: Promise<void> = Promise.resolve();
   private started = false;
   readonly stats = { forwarded: 0, forwardRetries: 0, forwardFailures: 0, forwardMs: 0, takeovers: 0 };
@@ -104,6 +107,11 @@ export class Cluster {
   /** What answers a standby's account stream on the leader. */
   serveAccounts(runner: (data: Uint8Array) => Promise<Uint8Array>): void {
     this.accountsRunner = runner;
+  }
+
+  /** What answers the HTTP requests outside the gateway that standbys forward. */
+  serveRaw(runner: (data: Uint8Array) => Promise<Uint8Array>): void {
+    this.rawRunner = runner;
   }
 
   /** The leader's committed engine events, heard on a standby. */
@@ -196,6 +204,7 @@ export class Cluster {
     if (this.callRunner) this.leaderUnsubscribers.push(bus.serve(SUBJECT.engineCall, this.callRunner));
     if (this.accountsRunner)
       this.leaderUnsubscribers.push(bus.serve(SUBJECT.engineAccounts, this.accountsRunner));
+    if (this.rawRunner) this.leaderUnsubscribers.push(bus.serve(SUBJECT.raw, this.rawRunner));
     for (const part of this.parts) {
       if (!engine.isLeading) break;
       try {

@@ -71,7 +71,7 @@ describe.runIf(onServer)('several instances: one engine leader, failover under l
 
   beforeAll(async () => {
     await cluster.start();
-    databaseUrl = (cluster as unknown as { databaseUrl: string }).databaseUrl;
+    databaseUrl = cluster.database;
   }, 240_000);
   afterAll(async () => cluster.stop(), 60_000);
 
@@ -134,6 +134,14 @@ describe.runIf(onServer)('several instances: one engine leader, failover under l
 
     // The standby's market stream carries the leader's prices; its account stream the leader's state.
     const cookie = [...(trader as Trader).api.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    // An HTTP route outside the gateway that needs the engine (the history export) is answered by
+    // the leader through the standby.
+    const csv = await fetch(`${a.baseUrl}/api/v1/order/history.csv?account_id=${accountId}&format=raw`, {
+      headers: { cookie },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect((await csv.text()).split('\n')[0]).toMatch(/position/i);
     const quotes: { bid: number; time: number }[] = [];
     const market = new WebSocket(`${b.baseUrl.replace('http', 'ws')}/ws/market`);
     market.on('open', () =>
