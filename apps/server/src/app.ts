@@ -104,7 +104,13 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
   let bus: TBus;
   try {
     bus = config.NATS_URL
-      ? await NatsBus.connect(config.NATS_URL, config.BUS_PREFIX, `broker ${process.pid}`, busLog)
+      ? await NatsBus.connect(
+          config.NATS_URL,
+          config.BUS_PREFIX,
+          `broker ${process.pid}`,
+          busLog,
+          config.NATS_TOKEN,
+        )
       : new InProcessBus();
   } catch (error) {
     if (!options.database) await database.close().catch(() => undefined);

@@ -84,6 +84,11 @@ const ZConfig = z.object({
       'must be nats://host:port, or several separated by commas',
     )
     .optional(),
+  /**
+   * The NATS server's authorization token (its `authorization { token }`): the bus carries the
+   * sessions of forwarded calls, so a production NATS is on the private network and asks for it.
+   */
+  NATS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Prefix of this deployment's bus subjects: deployments on separate databases may share one NATS. */
   BUS_PREFIX: z
     .string()

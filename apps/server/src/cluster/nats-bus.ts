@@ -53,10 +53,12 @@ export class NatsBus implements TBus {
     prefix: string,
     name: string,
     log: { warn(message: string): void; info(message: string): void },
+    token?: string,
   ): Promise<NatsBus> {
     const nc = await connect({
       servers: url.split(',').map((s) => s.trim().replace(/^nats:\/\//, '')),
       name,
+      ...(token ? { token } : {}),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       pingInterval: 5_000,
