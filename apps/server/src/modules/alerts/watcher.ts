@@ -55,6 +55,9 @@ export class PriceAlertWatcher {
 
   /** Loads the active alerts and starts watching ticks and expiries. */
   async start(): Promise<void> {
+    // Started again (this instance leads the engine again, ADR 014): what it watched before may have
+    // changed on another instance meanwhile, so it starts from the database alone.
+    for (const id of [...this.watched.keys()]) this.untrack(id);
     const rows = await this.ports.db
       .selectFrom('price_alerts')
       .selectAll()
