@@ -12,6 +12,8 @@ export const RAW_ENGINE_ROUTES = new Set([
   '/api/v1/trans/webhook/:provider',
   '/api/v1/order/history.csv',
   '/api/v1/trans/financial.csv',
+  // The hand-driven feed (demo mode, FEED=off): the leader runs the feed.
+  '/dev/feed/tick',
 ]);
 
 /** NATS refuses messages over its max_payload (1 MB by default): an answer must stay under it. */
