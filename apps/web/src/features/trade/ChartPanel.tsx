@@ -201,6 +201,12 @@ export function ChartPanel({
     [symbol],
   );
   const drawingState = useChartDrawings(symbol);
+  // A pane that stops being active drops its drawing tool: its toolbar is gone, so nothing could end it.
+  const { setTool } = drawingState;
+  const inactive = pane !== undefined && !pane.active;
+  useEffect(() => {
+    if (inactive) setTool(null);
+  }, [inactive, setTool]);
   const lines = useChartLines(
     symbol,
     digits,

@@ -1,5 +1,5 @@
 import './trade.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Header, NAV_ITEMS } from '../../components/Header';
@@ -18,7 +18,15 @@ import { AlertDialogHost } from './AlertDialog';
 import { BottomPanel, type TBottomTab } from './BottomPanel';
 import { ChartLayout } from './ChartLayout';
 import { ChartPanel, TIMEFRAMES } from './ChartPanel';
-import { activePane, DEFAULT_TIMEFRAME, layoutSymbols, withActive, withKind, withPane } from './chart-layout';
+import {
+  activePane,
+  DEFAULT_TIMEFRAME,
+  layoutSymbols,
+  type TLayoutState,
+  withActive,
+  withKind,
+  withPane,
+} from './chart-layout';
 import { ToastProvider, useTradeNotifications } from './notifications';
 import { OrderTicket } from './OrderTicket';
 import { TradeShortcuts } from './TradeShortcuts';
@@ -144,7 +152,8 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
     [setSearchParams],
   );
   // The address names the active pane's symbol and timeframe: one given when the page opens (a link
-  // from the markets pages) goes to the active pane, and later changes are written back.
+  // from the markets pages) goes to the active pane, and the trader's changes are written back. Only the
+  // trader's own changes write it: a write of the page's own accord could cut short a navigation away.
   const [fromAddress, setFromAddress] = useState(false);
   useEffect(() => {
     if (chartLayout.status !== 'ready' || fromAddress) return;
@@ -157,15 +166,19 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
       }),
     );
   }, [chartLayout.status, fromAddress, searchParams, requested, known, changeLayout]);
-  const setParamsRef = useRef(setParams);
-  setParamsRef.current = setParams;
-  useEffect(() => {
-    if (fromAddress) setParamsRef.current({ symbol, tf: timeframe === DEFAULT_TIMEFRAME ? null : timeframe });
-  }, [fromAddress, symbol, timeframe]);
+  const arrange = useCallback(
+    (update: (current: TLayoutState) => TLayoutState) => {
+      const next = changeLayout(update);
+      if (!next) return;
+      const pane = activePane(next);
+      setParams({ symbol: pane.symbol, tf: pane.timeframe === DEFAULT_TIMEFRAME ? null : pane.timeframe });
+    },
+    [changeLayout, setParams],
+  );
 
   const selectSymbol = useCallback(
     (next: string) => {
-      changeLayout((current) => withPane(current, { symbol: next }));
+      arrange((current) => withPane(current, { symbol: next }));
       try {
         window.localStorage.setItem(LAST_SYMBOL_KEY, next);
       } catch {
@@ -173,19 +186,19 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
       }
       if (phone) setMobileTab('chart');
     },
-    [changeLayout, phone],
+    [arrange, phone],
   );
   const changeKind = useCallback(
-    (kind: 1 | 2 | 4) => changeLayout((current) => withKind(current, kind)),
-    [changeLayout],
+    (kind: 1 | 2 | 4) => arrange((current) => withKind(current, kind)),
+    [arrange],
   );
   const activate = useCallback(
-    (index: number) => changeLayout((current) => withActive(current, index)),
-    [changeLayout],
+    (index: number) => arrange((current) => withActive(current, index)),
+    [arrange],
   );
   const changeTimeframe = useCallback(
-    (index: number, tf: TTimeframe) => changeLayout((current) => withPane(current, { timeframe: tf }, index)),
-    [changeLayout],
+    (index: number, tf: TTimeframe) => arrange((current) => withPane(current, { timeframe: tf }, index)),
+    [arrange],
   );
 
   // Live quotes of every listed symbol, and of anything the trader holds.

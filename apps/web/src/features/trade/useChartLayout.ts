@@ -10,8 +10,11 @@ export interface TChartLayoutView {
   /** `loading` until the server's layout (or its failure) and the catalogue are in. */
   status: 'loading' | 'ready';
   layout: TLayoutState;
-  /** Changes the layout; the server gets it `LAYOUT_SAVE_DELAY_MS` after the last change. */
-  change(update: (layout: TLayoutState) => TLayoutState): void;
+  /**
+   * Changes the layout; the server gets it `LAYOUT_SAVE_DELAY_MS` after the last change. Answers the
+   * new layout, or null when nothing changed (or the layout has not loaded yet).
+   */
+  change(update: (layout: TLayoutState) => TLayoutState): TLayoutState | null;
 }
 
 /**
@@ -84,13 +87,14 @@ export function useChartLayout({
   const change = useCallback(
     (update: (layout: TLayoutState) => TLayoutState) => {
       const current = latest.current;
-      if (!current) return;
+      if (!current) return null;
       const next = update(current);
-      if (next === current) return;
+      if (next === current) return null;
       latest.current = next;
       setLayout(next);
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => send(false), LAYOUT_SAVE_DELAY_MS);
+      return next;
     },
     [send],
   );
