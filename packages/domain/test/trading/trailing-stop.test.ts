@@ -302,3 +302,56 @@ describe('trailing stop: durable and deterministic', () => {
     expect(trailTriggerPrice('sell', 1000, 980, 50)).toBe(929);
   });
 });
+
+describe('trailing stop: copy trading', () => {
+  /** Leader 1 and follower 10 with copy account 11 copying one lot for one (stops copied). */
+  function copying(copyStops: boolean) {
+    const h = trader();
+    h.createAccount(10);
+    h.createAccount(11, { parentId: 10, purpose: 'copy', initialBalance: 0 });
+    h.ok({
+      type: 'transfer',
+      accountId: 10,
+      toAccountId: 11,
+      transferType: 'transfer_follow_out',
+      amount: 500_000,
+    });
+    h.ok({
+      type: 'set_copy',
+      accountId: 11,
+      leaderAccountId: 1,
+      mode: 'fixed_lot',
+      modeValue: 100,
+      copyStops,
+    });
+    return h;
+  }
+
+  it('gives a copy the leader distance, follows a change of it, and lets each trail on its own', () => {
+    const h = copying(true);
+    const leader = open(h, 'buy', 200);
+    const copy = h.engine.positionsOf(11)[0]!;
+    expect(copy).toMatchObject({ parentTicket: leader, trailingStop: 200 });
+    h.ok({
+      type: 'modify_position',
+      accountId: 1,
+      positionId: leader,
+      takeProfit: null,
+      stopLoss: null,
+      trailingStop: 150,
+    });
+    expect(h.engine.position(copy.positionId)?.trailingStop).toBe(150);
+    const moves = eventsOf(tick(h, '1.08700', '1.08710'), 'stop_loss_trailed');
+    // both moved by the engine, each from its own price (one move each, no copied move)
+    expect(moves.map((m) => [m.positionId, m.stopLoss])).toEqual([
+      [leader, px('1.08550')],
+      [copy.positionId, px('1.08550')],
+    ]);
+  });
+
+  it('copies no trailing stop when the relation copies no stops', () => {
+    const h = copying(false);
+    open(h, 'buy', 200);
+    expect(h.engine.positionsOf(11)[0]?.trailingStop).toBeNull();
+  });
+});
