@@ -70,6 +70,12 @@ export class Cluster {
   private accountsRunner: ((data: Uint8Array) => Promise<Uint8Array>) | null = null;
   private rawRunner: ((data: Uint8Array) => Promise<Uint8Array>) | null = null;
   private transition: Promise<void> = Promise.resolve();
+  /**
+   * Forwarded requests waiting for an answer: when a new leader announces itself, the ones sent
+   * before are answered -9005 at once (the leader they went to is gone or fenced off) instead of
+   * waiting out FORWARD_TIMEOUT_MS; the client repeats them with their idempotency keys.
+   */
+  private readonly inFlight = new Set<(error: Error) => void>();
   private started = false;
   readonly stats = { forwarded: 0, forwardRetries: 0, forwardFailures: 0, forwardMs: 0, takeovers: 0 };
 
@@ -162,6 +168,12 @@ export class Cluster {
             .catch((error: unknown) =>
               this.options.log.error({ err: error, tenantId }, 'cluster: market configuration not refreshed'),
             );
+        }),
+        bus.subscribe(SUBJECT.leader, () => {
+          const waiting = [...this.inFlight];
+          this.inFlight.clear();
+          for (const reject of waiting)
+            reject(new AppError(AppErrorCode.SERVICE_UNAVAILABLE, undefined, 'the engine leader changed'));
         }),
         bus.subscribe(SUBJECT.userMessage, (data) => {
           const { tenantId, userId, message } = decodeJson<TUserMessage>(data);
@@ -257,12 +269,27 @@ export class Cluster {
     this.stats.forwarded++;
     for (;;) {
       try {
-        const answer = decodeJson<{ notLeader?: true }>(await bus.request(subject, data, forwardTimeoutMs));
+        let reject: (error: Error) => void = () => undefined;
+        const superseded = new Promise<never>((_, no) => {
+          reject = no;
+        });
+        this.inFlight.add(reject);
+        let raw: Uint8Array;
+        try {
+          raw = await Promise.race([bus.request(subject, data, forwardTimeoutMs), superseded]);
+        } finally {
+          this.inFlight.delete(reject);
+        }
+        const answer = decodeJson<{ notLeader?: true }>(raw);
         if (!answer.notLeader) {
           this.stats.forwardMs += performance.now() - t0;
           return answer;
         }
       } catch (error) {
+        if (error instanceof AppError) {
+          this.stats.forwardFailures++;
+          throw error;
+        }
         if (error instanceof BusTimeout) {
           this.stats.forwardFailures++;
           throw new AppError(AppErrorCode.SERVICE_UNAVAILABLE, undefined, error.message);
