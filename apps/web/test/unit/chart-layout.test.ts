@@ -6,11 +6,13 @@ import {
   layoutSymbols,
   normaliseLayout,
   shownPanes,
+  type TChartLayout,
   type TLayoutState,
   withActive,
   withKind,
   withPane,
 } from '../../src/features/trade/chart-layout';
+import { LayoutSaver } from '../../src/features/trade/layout-saver';
 
 const CATALOGUE = new Set(['EURUSD', 'GBPUSD', 'USDJPY', 'XAUUSD', 'BTCUSDT', 'US30']);
 const known = (symbol: string) => CATALOGUE.has(symbol);
@@ -95,5 +97,76 @@ describe('chart layout state', () => {
     expect(layoutSymbols(withKind(fresh(), 1))).toEqual(['EURUSD']);
     expect(layoutKey(layout)).toBe(layoutKey(normaliseLayout(JSON.parse(JSON.stringify(layout)), known)));
     expect(layoutKey(layout)).not.toBe(layoutKey(withActive(layout, 2)));
+  });
+});
+
+/** A saver on a hand-driven clock: `tick()` runs the waiting timer. */
+function saverOnClock(answers: boolean[] = []) {
+  const sent: { layout: TChartLayout; keepalive: boolean }[] = [];
+  let pending: (() => void) | null = null;
+  const saver = new LayoutSaver({
+    delayMs: 600,
+    setTimer: (run) => {
+      pending = run;
+      return run;
+    },
+    clearTimer: (timer) => {
+      if (pending === timer) pending = null;
+    },
+    save: async (layout, keepalive) => {
+      sent.push({ layout, keepalive });
+      return answers.shift() ?? true;
+    },
+  });
+  const tick = async () => {
+    const run = pending;
+    pending = null;
+    run?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { saver, sent, tick };
+}
+
+describe('saving the layout', () => {
+  it('sends one save, of the last layout, after a run of changes; nothing when it equals the server’s', async () => {
+    const { saver, sent, tick } = saverOnClock();
+    const start = fresh();
+    saver.loaded(start);
+    let layout = withKind(start, 4);
+    saver.change(layout);
+    layout = withActive(layout, 2);
+    saver.change(layout);
+    layout = withPane(layout, { symbol: 'US30' });
+    saver.change(layout);
+    expect(saver.waiting).toBe(true);
+    expect(sent).toHaveLength(0);
+    await tick();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.keepalive).toBe(false);
+    expect(ZChartLayout.parse(sent[0]?.layout)).toEqual({ kind: 4, panes: layout.panes, active: 2 });
+    // Back and forth to what the server has: nothing to send.
+    saver.change(withKind(layout, 2));
+    saver.change(layout);
+    await tick();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('tries a refused save again with the next change, and sends a waiting change at once when the page is left', async () => {
+    const { saver, sent, tick } = saverOnClock([false]);
+    saver.loaded(fresh());
+    const two = withKind(fresh(), 2);
+    saver.change(two);
+    await tick();
+    expect(sent).toHaveLength(1);
+    // The refused layout was not taken as saved: the next change sends.
+    const four = withKind(two, 4);
+    saver.change(four);
+    await saver.flush();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatchObject({ keepalive: true, layout: { kind: 4 } });
+    expect(saver.waiting).toBe(false);
+    // Nothing waiting: leaving sends nothing.
+    await saver.flush();
+    expect(sent).toHaveLength(2);
   });
 });

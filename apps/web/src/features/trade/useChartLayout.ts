@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { callRoute } from '../../lib/api';
 import { useI18n } from '../../lib/i18n';
-import { layoutKey, normaliseLayout, type TLayoutState } from './chart-layout';
+import { normaliseLayout, type TLayoutState } from './chart-layout';
+import { LayoutSaver } from './layout-saver';
 
 /** A save waits this long after the last change: a trader clicking through symbols saves once. */
 export const LAYOUT_SAVE_DELAY_MS = 600;
@@ -36,12 +37,19 @@ export function useChartLayout({
   const { lang } = useI18n();
   const [server, setServer] = useState<{ raw: unknown } | null>(null);
   const [layout, setLayout] = useState<TLayoutState | null>(null);
-  const saved = useRef('');
   const latest = useRef<TLayoutState | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
   const knownRef = useRef(known);
   knownRef.current = known;
+  const langRef = useRef(lang);
+  langRef.current = lang;
+  const saver = useRef<LayoutSaver | null>(null);
+  saver.current ??= new LayoutSaver({
+    delayMs: LAYOUT_SAVE_DELAY_MS,
+    setTimer: (run, ms) => setTimeout(run, ms),
+    clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+    save: async (saved, keepalive) =>
+      (await callRoute('chartlayoutsave', { layout: saved }, langRef.current, { keepalive })).succeed,
+  });
 
   // Read once per visit: the language does not change the layout.
   // biome-ignore lint/correctness/useExhaustiveDependencies: lang only labels the call
@@ -58,52 +66,26 @@ export function useChartLayout({
   // The first layout: the server's, made whole once the catalogue can judge its symbols.
   useEffect(() => {
     if (layout || !server || !ready) return;
-    const first_ = normaliseLayout(server.raw, knownRef.current, first);
-    saved.current = layoutKey(first_);
-    latest.current = first_;
-    setLayout(first_);
+    const initial = normaliseLayout(server.raw, knownRef.current, first);
+    saver.current?.loaded(initial);
+    latest.current = initial;
+    setLayout(initial);
   }, [layout, server, ready, first]);
 
-  const send = useCallback(
-    (keepalive: boolean) => {
-      if (timer.current) clearTimeout(timer.current);
-      timer.current = null;
-      const next = latest.current;
-      if (!next) return;
-      const key = layoutKey(next);
-      if (key === saved.current) return;
-      const body = { layout: { kind: next.kind, panes: next.panes, active: next.active } };
-      queue.current = queue.current
-        .catch(() => undefined)
-        .then(async () => {
-          if (layoutKey(next) === saved.current) return;
-          const answer = await callRoute('chartlayoutsave', body, lang, { keepalive });
-          if (answer.succeed) saved.current = key;
-        });
-    },
-    [lang],
-  );
-
-  const change = useCallback(
-    (update: (layout: TLayoutState) => TLayoutState) => {
-      const current = latest.current;
-      if (!current) return null;
-      const next = update(current);
-      if (next === current) return null;
-      latest.current = next;
-      setLayout(next);
-      if (timer.current) clearTimeout(timer.current);
-      timer.current = setTimeout(() => send(false), LAYOUT_SAVE_DELAY_MS);
-      return next;
-    },
-    [send],
-  );
+  const change = useCallback((update: (layout: TLayoutState) => TLayoutState) => {
+    const current = latest.current;
+    if (!current) return null;
+    const next = update(current);
+    if (next === current) return null;
+    latest.current = next;
+    setLayout(next);
+    saver.current?.change(next);
+    return next;
+  }, []);
 
   // Leaving, reloading or hiding the tab sends a waiting save now.
   useEffect(() => {
-    const flush = () => {
-      if (timer.current) send(true);
-    };
+    const flush = () => void saver.current?.flush(true);
     const onVisibility = () => {
       if (document.visibilityState === 'hidden') flush();
     };
@@ -114,7 +96,7 @@ export function useChartLayout({
       document.removeEventListener('visibilitychange', onVisibility);
       flush();
     };
-  }, [send]);
+  }, []);
 
   const fallback = useRef<TLayoutState | null>(null);
   fallback.current ??= normaliseLayout(null, () => true, first);
