@@ -18,6 +18,7 @@ import { registerUnionCallback } from './api/oidc-callback';
 import { registerTradingExports } from './api/trading-exports';
 import { decodeJson, encodeJson, InProcessBus, type TBus } from './cluster/bus';
 import { Cluster } from './cluster/cluster';
+import { DurableStreams } from './cluster/durable-streams';
 import { LeaderFeed } from './cluster/leader-feed';
 import { NatsBus } from './cluster/nats-bus';
 import type { TRemoteAccountsAnswer } from './cluster/remote-accounts';
@@ -36,6 +37,7 @@ import { registerSandboxPay } from './http/sandbox-pay';
 import { registerUploads } from './http/uploads';
 import { loadServerCatalogs, requestLocale } from './i18n';
 import { strongPassword } from './ids';
+import { AuditRelay } from './modules/audit';
 import { CopyFeeSchedule } from './modules/copy';
 import {
   createSandboxProviders,
@@ -414,6 +416,22 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     await copyFees.start();
     return () => copyFees.stop();
   });
+  // The audit trail, copied in chain order to a JetStream stream for other systems (NATS only).
+  const durable =
+    bus instanceof NatsBus
+      ? await DurableStreams.open(bus, config.BUS_PREFIX).catch((error: unknown) => {
+          app.log.error({ err: error }, 'JetStream unavailable: the audit stream is not written');
+          return null;
+        })
+      : null;
+  let auditRelay: AuditRelay | null = null;
+  if (durable)
+    cluster.whileLeading('audit stream', async () => {
+      const relay = new AuditRelay(database.db, durable, app.log);
+      auditRelay = relay;
+      relay.start();
+      return () => relay.stop();
+    });
   // Price alerts are evaluated beside the engine, once, whatever instance their trader uses.
   cluster.whileLeading('price alerts', async () => {
     await alertParts.alerts.start();
@@ -523,6 +541,16 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
       this.inc({ outcome: 'failed' }, cluster.stats.forwardFailures);
     },
   });
+  const auditRelayed = new client.Counter({
+    name: 'audit_stream_entries_total',
+    help: 'Audit entries this instance copied to the JetStream audit stream while leading',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(auditRelay?.relayed ?? 0);
+    },
+  });
+  void auditRelayed;
   void busMessages;
   void busConnected;
   void forwarded;

@@ -3,4 +3,6 @@ export type { TActorDirectory, TOperationPorts } from './admin/operations';
 export { exportOperations, listOperations, operationActions, operationDetail } from './admin/operations';
 export { recordAudit } from './audit';
 export { verifyChain } from './chain';
+export type { TAuditSink, TRelayedAuditEvent } from './relay';
+export { AuditRelay } from './relay';
 export { changes, currentRevision, isUniqueViolation, recordStaffChange } from './staff-change';
