@@ -41,14 +41,6 @@ async function makeTraders(databaseUrl: string, baseUrl: string, count: number):
   return Promise.all(emails.map((email) => Trader.signIn(baseUrl, email, 'Bench-2026!')));
 }
 
-/** A copy of a trader's session that sends to another address (same cookies, keys and token). */
-function via(trader: Trader, baseUrl: string): Trader {
-  const copy = new Trader(baseUrl);
-  Object.assign(copy, { userId: trader.userId, cipherKey: trader.cipherKey, tradeToken: trader.tradeToken });
-  for (const [name, value] of trader.api.cookies) copy.api.cookies.set(name, value);
-  return copy;
-}
-
 interface TRow {
   case: string;
   orders: number;
@@ -127,14 +119,14 @@ const accounts = await Promise.all(traders.map((t) => t.createAccount()));
 rows.push(
   await load(
     `the leader directly (bus on, nothing forwarded), ${CLIENTS} clients`,
-    traders.map((t) => via(t, leader.baseUrl)),
+    traders.map((t) => t.at(leader.baseUrl)),
     accounts,
   ),
 );
 rows.push(
   await load(
     `a standby directly (every order forwarded), ${CLIENTS} clients`,
-    traders.map((t) => via(t, standby.baseUrl)),
+    traders.map((t) => t.at(standby.baseUrl)),
     accounts,
   ),
 );

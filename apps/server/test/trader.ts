@@ -59,6 +59,14 @@ export class Trader {
     return Trader.signIn(server.baseUrl, email, 'Stranger2026!');
   }
 
+  /** The same signed-in trader calling another address (another instance of a cluster). */
+  at(baseUrl: string): Trader {
+    const copy = new Trader(baseUrl);
+    Object.assign(copy, { userId: this.userId, cipherKey: this.cipherKey, tradeToken: this.tradeToken });
+    for (const [name, value] of this.api.cookies) copy.api.cookies.set(name, value);
+    return copy;
+  }
+
   get headers(): Record<string, string> {
     return { 'x-csrf-token': this.api.cookies.get('csrf') ?? '', tradetoken: this.tradeToken };
   }

@@ -36,6 +36,16 @@ export interface TBusStats {
   reconnects: number;
 }
 
+/** Counters at zero. */
+export const emptyBusStats = (): TBusStats => ({
+  published: 0,
+  received: 0,
+  requests: 0,
+  requestFailures: 0,
+  served: 0,
+  reconnects: 0,
+});
+
 export class BusNoResponders extends Error {
   constructor(subject: string) {
     super(`no instance serves ${subject}`);
@@ -77,14 +87,7 @@ export function subjectMatches(pattern: string, subject: string): boolean {
 export class InProcessBus implements TBus {
   readonly kind = 'in-process' as const;
   readonly connected = true;
-  readonly stats: TBusStats = {
-    published: 0,
-    received: 0,
-    requests: 0,
-    requestFailures: 0,
-    served: 0,
-    reconnects: 0,
-  };
+  readonly stats: TBusStats = emptyBusStats();
   private readonly listeners = new Set<{
     pattern: string;
     listener: (data: Uint8Array, subject: string) => void;

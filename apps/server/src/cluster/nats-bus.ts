@@ -5,7 +5,7 @@ import {
   type Subscription,
   TimeoutError,
 } from '@nats-io/transport-node';
-import { BusNoResponders, BusTimeout, type TBus, type TBusStats } from './bus';
+import { BusNoResponders, BusTimeout, emptyBusStats, type TBus, type TBusStats } from './bus';
 
 /** The queue group of every responder: one answer per request, whichever instance serves it. */
 const QUEUE = 'serve';
@@ -18,14 +18,7 @@ const QUEUE = 'serve';
  */
 export class NatsBus implements TBus {
   readonly kind = 'nats' as const;
-  readonly stats: TBusStats = {
-    published: 0,
-    received: 0,
-    requests: 0,
-    requestFailures: 0,
-    served: 0,
-    reconnects: 0,
-  };
+  readonly stats: TBusStats = emptyBusStats();
   private up = true;
   private readonly subscriptions = new Set<Subscription>();
 

@@ -112,13 +112,7 @@ describe.runIf(onServer)('several instances: one engine leader, failover under l
     // Made through one standby, traded through the other: the issue's -3006 is gone.
     const [trader] = await traders(1, a.baseUrl);
     const accountId = await (trader as Trader).createAccount();
-    const onB = new Trader(b.baseUrl);
-    Object.assign(onB, {
-      userId: trader?.userId,
-      cipherKey: trader?.cipherKey,
-      tradeToken: trader?.tradeToken,
-    });
-    for (const [name, value] of (trader as Trader).api.cookies) onB.api.cookies.set(name, value);
+    const onB = (trader as Trader).at(b.baseUrl);
     const order = await onB.send(accountId, { symbol: SYMBOL, side: 'buy', volume: '0.01' });
     expect(order.body.success, order.body.message).toBe(true);
     const positions = await (trader as Trader).call('/api/v1/order/positions', { account_id: accountId });
@@ -165,13 +159,7 @@ describe.runIf(onServer)('several instances: one engine leader, failover under l
       await until(async () => (snapshots.length >= 1 ? true : undefined), 20_000);
       expect(snapshots[0]?.positions).toHaveLength(1);
       // An order through the leader reaches the standby's account stream.
-      const second = await new Trader(leader.baseUrl);
-      Object.assign(second, {
-        userId: trader?.userId,
-        cipherKey: trader?.cipherKey,
-        tradeToken: trader?.tradeToken,
-      });
-      for (const [name, value] of (trader as Trader).api.cookies) second.api.cookies.set(name, value);
+      const second = (trader as Trader).at(leader.baseUrl);
       const more = await second.send(accountId, { symbol: SYMBOL, side: 'sell', volume: '0.02' });
       expect(more.body.success, more.body.message).toBe(true);
       await until(async () => (snapshots.at(-1)?.positions.length === 2 ? true : undefined), 10_000);
