@@ -150,6 +150,10 @@ describe('identity screens in the browser', () => {
     const newPassword = 'Fresh-2026';
     await open(page, '/en/login');
     await Promise.all([page.waitForURL('**/en/forgotPassword'), page.getByTestId('to-reset').click()]);
+    // The address changes before the page's chunk has loaded, and the sign-in page (still shown
+    // meanwhile) has an email field too: wait for the reset form itself, or the address below is
+    // typed into the page that is going away (this failed under CI's load).
+    await page.getByTestId('send-code').waitFor();
 
     // An unknown address says so when the field is left.
     await page.locator('input[name=email]').fill('nobody.here@example.com');
