@@ -77,7 +77,7 @@ export class Cluster {
    */
   private readonly inFlight = new Set<(error: Error) => void>();
   private started = false;
-  readonly stats = { forwarded: 0, forwardRetries: 0, forwardFailures: 0, forwardMs: 0, takeovers: 0 };
+  readonly stats = { forwarded: 0, forwardRetries: 0, forwardFailures: 0 };
 
   constructor(private readonly options: TClusterOptions) {}
 
@@ -198,7 +198,6 @@ export class Cluster {
   private async becomeLeader() {
     if (!this.started || !this.options.engine.isLeading) return;
     const { bus, engine, market, feed, log } = this.options;
-    this.stats.takeovers++;
     market.writer = true;
     feed.setActive(true);
     if (this.multiInstance) {
@@ -265,7 +264,6 @@ export class Cluster {
     const { bus, forwardTimeoutMs, leaderWaitMs } = this.options;
     const data = encodeJson(payload);
     const until = Date.now() + leaderWaitMs;
-    const t0 = performance.now();
     this.stats.forwarded++;
     for (;;) {
       try {
@@ -282,7 +280,6 @@ export class Cluster {
         }
         const answer = decodeJson<{ notLeader?: true }>(raw);
         if (!answer.notLeader) {
-          this.stats.forwardMs += performance.now() - t0;
           return answer;
         }
       } catch (error) {

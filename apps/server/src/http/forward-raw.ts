@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeJson, encodeJson } from '../cluster/bus';
+import { SUBJECT } from '../cluster/cluster';
 import type { TServices } from './context';
 
 /**
@@ -87,7 +88,7 @@ export function registerRawForwarding(app: FastifyInstance, services: TServices)
           ? request.body
           : JSON.stringify(request.body);
     try {
-      const answer = (await services.cluster.request('http.raw', {
+      const answer = (await services.cluster.request(SUBJECT.raw, {
         method: request.method,
         url: request.url,
         headers,

@@ -3,6 +3,7 @@ import { routeByName, routeList, type TRouteDefinition, type TRouteName } from '
 import { AppError, AppErrorCode } from '@broker/domain/result-codes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { SUBJECT } from '../cluster/cluster';
 import { requestLocale } from '../i18n';
 import { staffProfile } from '../modules/access';
 import { applyPackage } from '../modules/entitlements';
@@ -99,7 +100,7 @@ export function registerGateway(
   const onStandby = standbyServices(services);
   const forward = async (route: TRouteDefinition, input: unknown, ctx: TCallContext) => {
     const answer = (await services.cluster.request(
-      'engine.call',
+      SUBJECT.engineCall,
       forwardedCall(route.name as TRouteName, input, ctx),
     )) as TForwardedAnswer;
     if ('notLeader' in answer) throw new AppError(AppErrorCode.SERVICE_UNAVAILABLE);

@@ -125,16 +125,6 @@ export class EngineLease {
     }
   }
 
-  /** The instance that holds the lease now, as the database knows it (a standby's health). */
-  async holder(): Promise<{ epoch: number; instance: string; host: string; pid: number } | null> {
-    const row = await this.database.db
-      .selectFrom('engine_epoch')
-      .select(['epoch', 'holder', 'host', 'pid'])
-      .where('id', '=', 1)
-      .executeTakeFirst();
-    return row ? { epoch: Number(row.epoch), instance: row.holder, host: row.host, pid: row.pid } : null;
-  }
-
   /** The epoch this instance's commits carry, or null while it does not lead. */
   get epoch(): number | null {
     return this.current;
