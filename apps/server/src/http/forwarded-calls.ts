@@ -5,7 +5,9 @@ import type { TStaffProfile } from '../modules/access';
 import type { TBearer, TSession } from '../modules/identity';
 import type { TTenant } from '../modules/tenancy';
 import type { TCallContext, TServices } from './context';
-import type { THandlers } from './gateway';
+
+/** The route handlers by name (the gateway's THandlers; typed loosely here so the two files do not import each other). */
+type THandlerMap = Readonly<Record<string, (input: never, ctx: TCallContext) => Promise<unknown>>>;
 
 /**
  * A gateway call carried over the bus from the instance that received it (a standby) to the engine
@@ -138,7 +140,7 @@ function recordingReply(ops: TReplyOp[], log: FastifyBaseLogger): FastifyReply {
 export async function runForwardedCall(
   call: TForwardedCall,
   services: TServices,
-  handlers: THandlers,
+  handlers: THandlerMap,
   log: FastifyBaseLogger,
 ): Promise<TForwardedAnswer> {
   if (!services.engine.isLeading) return { notLeader: true };
@@ -161,7 +163,7 @@ export async function runForwardedCall(
       staffSession: reviveSession(call.staffSession),
       bearer: call.bearer,
     };
-    const handler = handlers[route.name as TRouteName] as (
+    const handler = handlers[route.name] as unknown as (
       input: unknown,
       ctx: TCallContext,
     ) => Promise<unknown>;
