@@ -156,7 +156,7 @@ describe('the details (item 11)', () => {
     // The demo trader has a demo account with two closed positions, for the history and the terminal.
     const trader = await Trader.signIn(running.server.baseUrl, DEMO.email, DEMO.password);
     const accountId = await trader.createAccount();
-    for (const symbol of ['EURUSD', 'GBPUSD']) {
+    for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
       const sent = await trader.send(accountId, { symbol, side: 'buy', volume: '0.01' });
       expect(sent.body.success, sent.body.message).toBe(true);
     }
