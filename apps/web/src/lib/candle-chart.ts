@@ -13,6 +13,7 @@ import {
 } from 'lightweight-charts';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useI18n } from './i18n';
+import { dateFormat } from './intl-cache';
 import { formatDecimal } from './market-format';
 import type { TCandle, TTimeframe } from './market-stream';
 
@@ -262,7 +263,7 @@ export function useCandleChart({
     const intraday = INTRADAY.has(timeframe);
     // Chart times are already local clock times (intraday) or dates: format them as UTC.
     const date = (seconds: number, options: Intl.DateTimeFormatOptions) =>
-      new Intl.DateTimeFormat(intl, { timeZone: 'UTC', ...options }).format(seconds * 1000);
+      dateFormat(intl, { timeZone: 'UTC', ...options }).format(seconds * 1000);
     const monthly = timeframe === 'MN' && lookRef.current.monthNames;
     chart.applyOptions({
       localization: {

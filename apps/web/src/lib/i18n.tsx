@@ -1,6 +1,7 @@
 import { intlLocale } from '@broker/i18n/locales';
 import { createTranslator, type TCatalog, type TTranslate } from '@broker/i18n/translator';
-import { createContext, type ReactNode, useContext, useMemo } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { dateFormat, numberFormat } from './intl-cache';
 
 interface TI18n {
   lang: string;
@@ -26,26 +27,71 @@ export const TRADE_TIME: Intl.DateTimeFormatOptions = {
 
 const I18nContext = createContext<TI18n | null>(null);
 
+/**
+ * The translations of the page's language. `catalog` may hold only the messages the server render
+ * used (entry-server.tsx); `complete` then brings the whole catalog, which is merged into it. A
+ * message asked for before it has arrived reads as empty, and the page renders again once it has.
+ */
 export function I18nProvider({
   lang,
   catalog,
+  complete,
   children,
 }: {
   lang: string;
   catalog: TCatalog;
+  complete?: Promise<TCatalog>;
   children: ReactNode;
 }) {
+  const [version, setVersion] = useState(0);
+  const pending = useRef(complete !== undefined);
+  const missed = useRef(false);
+  useEffect(() => {
+    if (!complete) return;
+    let live = true;
+    const settle = (full: TCatalog | null) => {
+      if (full) Object.assign(catalog, full);
+      pending.current = false;
+      if (live && missed.current) setVersion((n) => n + 1);
+    };
+    void complete.then(settle, () => settle(null));
+    return () => {
+      live = false;
+    };
+  }, [complete, catalog]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version renders again with the whole catalog
   const value = useMemo<TI18n>(() => {
     const intl = intlLocale(lang);
+    const translate = createTranslator(lang, catalog);
     return {
       lang,
       intl,
-      t: createTranslator(lang, catalog),
-      formatNumber: (v, o) => new Intl.NumberFormat(intl, o).format(v),
-      formatDate: (v, o) => new Intl.DateTimeFormat(intl, o).format(v),
+      t: (key, values) => {
+        if (pending.current && !(key in catalog)) {
+          missed.current = true;
+          return '';
+        }
+        return translate(key, values);
+      },
+      formatNumber: (v, o) => numberFormat(intl, o).format(v),
+      formatDate: (v, o) => dateFormat(intl, o).format(v),
     };
-  }, [lang, catalog]);
+  }, [lang, catalog, version]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+/** A language's whole catalog from its static file, tried three times. */
+export async function fetchCatalog(href: string, tries = 3): Promise<TCatalog> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const response = await fetch(href);
+      if (response.ok) return (await response.json()) as TCatalog;
+      if (attempt >= tries) throw new Error(`catalog ${href}: HTTP ${response.status}`);
+    } catch (error) {
+      if (attempt >= tries) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+  }
 }
 
 export function useI18n(): TI18n {

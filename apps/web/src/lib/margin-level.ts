@@ -1,3 +1,5 @@
+import { numberFormat } from './intl-cache';
+
 /**
  * A margin level as the API answers it (spec 5: total equity / total margin as a plain ratio,
  * "20.4471"; the margin-call and stop-out levels in the same form, "1.0000") shown the way traders
@@ -6,7 +8,7 @@
  */
 export function marginLevelText(intl: string, ratio: string): string {
   if (!/^-?\d+(\.\d+)?$/.test(ratio)) return ratio;
-  return new Intl.NumberFormat(intl, {
+  return numberFormat(intl, {
     style: 'percent',
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,

@@ -3,21 +3,11 @@ import { parseAcceptLanguage } from '@broker/i18n/negotiate';
 import { useSyncExternalStore } from 'react';
 import { chosenKlineColor, subscribeAppearance } from './appearance';
 import { readCookie } from './cookies';
+import { numberFormat } from './intl-cache';
 import { useShell } from './store';
 
 type TDecimal = `${number}`;
 const DECIMAL = /^[-+]?\d+(\.\d+)?$/;
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(intl: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${intl}|${JSON.stringify(options)}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(intl, options);
-    formatters.set(key, format);
-  }
-  return format;
-}
 
 /** Decimals written in a decimal string: "1.08085" -> 5. */
 export function decimalsOf(value: string): number {

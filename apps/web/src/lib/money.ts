@@ -1,3 +1,4 @@
+import { numberFormat } from './intl-cache';
 import { formatDecimal } from './market-format';
 
 /**
@@ -78,7 +79,11 @@ export type TAmountInput =
 
 /** The decimal mark Intl writes in a locale ("." or ","). */
 function decimalMark(intl: string): string {
-  return new Intl.NumberFormat(intl).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  return (
+    numberFormat(intl)
+      .formatToParts(1.5)
+      .find((p) => p.type === 'decimal')?.value ?? '.'
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { numberFormat } from './intl-cache';
 import { decimalsOf } from './market-format';
 
 /**
@@ -7,7 +8,7 @@ import { decimalsOf } from './market-format';
 export function percentText(intl: string, value: string | null, { sign = false } = {}): string {
   if (value === null || !/^-?\d+(\.\d+)?$/.test(value)) return '—';
   const digits = Math.min(decimalsOf(value), 2);
-  return new Intl.NumberFormat(intl, {
+  return numberFormat(intl, {
     style: 'percent',
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,

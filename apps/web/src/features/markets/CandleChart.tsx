@@ -7,6 +7,7 @@ import {
   useCandleChart,
 } from '../../lib/candle-chart';
 import { useI18n } from '../../lib/i18n';
+import { numberFormat } from '../../lib/intl-cache';
 import { formatDecimal } from '../../lib/market-format';
 
 const LOOK: TCandleChartLook = {
@@ -73,7 +74,7 @@ export function CandleChart({ loadingOlder, ...data }: TCandleChartData & { load
             </span>
           ))}
           <span>
-            <b>{t('markets.chart.volume')}</b> {new Intl.NumberFormat(intl).format(legend.volume)}
+            <b>{t('markets.chart.volume')}</b> {numberFormat(intl).format(legend.volume)}
           </span>
         </div>
       )}

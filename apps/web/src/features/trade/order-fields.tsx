@@ -1,6 +1,7 @@
 import { MAX_TRAILING_POINTS } from '@broker/domain/trading/orders';
 import { type ReactNode, useState } from 'react';
 import { useI18n } from '../../lib/i18n';
+import { numberFormat } from '../../lib/intl-cache';
 import { formatDecimal } from '../../lib/market-format';
 import { PriceInput, useNumbers, useStopMessage } from './fields';
 import {
@@ -173,7 +174,7 @@ export function useTrailingStop({
   const [text, setText] = useState(() => (initial ? numbers.input(String(initial)) : ''));
   const typed = text.trim() !== '';
   const points = trailingDistance(typed ? numbers.read(text) : null, typed, stopsLevel);
-  const whole = (value: number | bigint) => new Intl.NumberFormat(intl).format(value);
+  const whole = (value: number | bigint) => numberFormat(intl).format(value);
   const error =
     numbers.ambiguity(text) ??
     (points === undefined
