@@ -30,7 +30,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
 import { likelyNextPaths } from './app/prefetch';
 import { routes } from './app/routes';
-import { I18nProvider } from './lib/i18n';
+import { fetchCatalog, I18nProvider } from './lib/i18n';
 import { installChunkReloadGuard, schedulePrefetch, trackNavigationTarget } from './lib/resilience';
 import { ShellProvider } from './lib/store';
 
@@ -57,6 +57,8 @@ async function start() {
       }
     }),
   );
+  // The page inlines the messages its server render used; the rest arrive from the catalog's file.
+  const complete = boot.catalogHref ? fetchCatalog(boot.catalogHref) : undefined;
   const router = createBrowserRouter(routes);
   trackNavigationTarget(() => {
     const pending = router.state.navigation.location;
@@ -65,7 +67,7 @@ async function start() {
   hydrateRoot(
     document.getElementById('root') as HTMLElement,
     <StrictMode>
-      <I18nProvider lang={boot.lang} catalog={boot.catalog}>
+      <I18nProvider lang={boot.lang} catalog={boot.catalog} complete={complete}>
         <ShellProvider user={boot.user} device={boot.device} klineColor={boot.klineColor}>
           <RouterProvider router={router} />
           <HydrationMark />
@@ -81,7 +83,8 @@ async function start() {
  * trader the pages linked from this one, for an anonymous visitor the few of `likelyNextPaths`.
  */
 function prefetchNextPages(signedIn: boolean) {
-  schedulePrefetch(() => {
+  const root = document.documentElement;
+  const scheduled = schedulePrefetch(() => {
     const hrefs = new Set(
       signedIn
         ? [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')]
@@ -95,7 +98,10 @@ function prefetchNextPages(signedIn: boolean) {
         if (preload) void preload().catch(() => undefined);
       }
     }
+    // Browser tests wait for this mark instead of a fixed time.
+    root.dataset.prefetch = 'done';
   });
+  if (!scheduled) root.dataset.prefetch = 'skipped';
 }
 
 void start();

@@ -56,7 +56,7 @@ async function symbolLoader({ params }: LoaderFunctionArgs) {
  * A route's code, loaded on demand. When its chunk cannot be fetched (a new deployment removed it,
  * the network dropped), the page reloads once (spec 8) instead of showing an error.
  */
-const lazyPage = (load: () => Promise<{ Component: RouteObject['Component'] }>) => {
+const lazyPage = (chunk: string, load: () => Promise<{ Component: RouteObject['Component'] }>) => {
   const lazy = async () => {
     try {
       const { Component } = await load();
@@ -68,9 +68,15 @@ const lazyPage = (load: () => Promise<{ Component: RouteObject['Component'] }>) 
       throw error;
     }
   };
-  // Prefetching warms the chunk without the reload: a failed prefetch is retried on navigation.
-  return Object.assign(lazy, { preload: load });
+  // Prefetching warms the chunk without the reload: a failed prefetch is retried on navigation. The
+  // server preloads the chunk of the page it renders by its source module (`chunk`, under src/).
+  return Object.assign(lazy, { preload: load, chunk });
 };
+
+/** The source module of a route's lazy page under src/ ("features/trade/TradePage"), if it has one. */
+export function routeChunk(route: RouteObject): string | undefined {
+  return (route.lazy as { chunk?: string } | undefined)?.chunk;
+}
 
 export const routes: RouteObject[] = [
   {
@@ -88,29 +94,32 @@ export const routes: RouteObject[] = [
           {
             path: 'markets',
             handle: { titleKey: 'markets.title', nav: 1 },
-            lazy: lazyPage(() => import('../features/markets/MarketsPage')),
+            lazy: lazyPage('features/markets/MarketsPage', () => import('../features/markets/MarketsPage')),
           },
           {
             path: 'markets/:symbol',
             loader: symbolLoader,
             handle: { titleKey: 'markets.symbol.title', nav: 1 },
-            lazy: lazyPage(() => import('../features/markets/SymbolPage')),
+            lazy: lazyPage('features/markets/SymbolPage', () => import('../features/markets/SymbolPage')),
           },
           {
             path: 'converter',
             handle: { titleKey: 'converter.title', nav: 3 },
-            lazy: lazyPage(() => import('../features/converter/ConverterPage')),
+            lazy: lazyPage(
+              'features/converter/ConverterPage',
+              () => import('../features/converter/ConverterPage'),
+            ),
           },
           {
             path: 'qrcodePage',
             handle: { titleKey: 'qr.login.title', nav: 6 },
-            lazy: lazyPage(() => import('../features/auth/QrCodePage')),
+            lazy: lazyPage('features/auth/QrCodePage', () => import('../features/auth/QrCodePage')),
           },
           {
             path: 'qrConfirm',
             loader: signedInLoader,
             handle: { titleKey: 'qr.confirm.title' },
-            lazy: lazyPage(() => import('../features/auth/QrConfirmPage')),
+            lazy: lazyPage('features/auth/QrConfirmPage', () => import('../features/auth/QrConfirmPage')),
           },
           ...(['privacy', 'privacy-google', 'termsofuse'] as const).map<RouteObject>((name) => ({
             path: `h5/${name}`,
@@ -124,39 +133,42 @@ export const routes: RouteObject[] = [
               if (!answer.succeed || !answer.Data) throw data({ message: answer.message }, { status: 503 });
               return answer.Data;
             },
-            lazy: lazyPage(() => import('../features/legal/LegalPage')),
+            lazy: lazyPage('features/legal/LegalPage', () => import('../features/legal/LegalPage')),
           })),
           {
             path: 'login',
             handle: { titleKey: 'login.title' },
-            lazy: lazyPage(() => import('../features/auth/LoginPage')),
+            lazy: lazyPage('features/auth/LoginPage', () => import('../features/auth/LoginPage')),
           },
           {
             path: 'register',
             handle: { titleKey: 'register.title' },
-            lazy: lazyPage(() => import('../features/auth/RegisterPage')),
+            lazy: lazyPage('features/auth/RegisterPage', () => import('../features/auth/RegisterPage')),
           },
           {
             path: 'forgotPassword',
             handle: { titleKey: 'reset.title' },
-            lazy: lazyPage(() => import('../features/auth/ForgotPasswordPage')),
+            lazy: lazyPage(
+              'features/auth/ForgotPasswordPage',
+              () => import('../features/auth/ForgotPasswordPage'),
+            ),
           },
           {
             path: 'copyTrading',
             handle: { titleKey: 'copy.leaders.title', nav: 4 },
-            lazy: lazyPage(() => import('../features/copy/LeadersPage')),
+            lazy: lazyPage('features/copy/LeadersPage', () => import('../features/copy/LeadersPage')),
           },
           {
             path: 'copyTrading/mine',
             loader: signedInLoader,
             handle: { titleKey: 'copy.mine.title', nav: 4 },
-            lazy: lazyPage(() => import('../features/copy/MyCopiesPage')),
+            lazy: lazyPage('features/copy/MyCopiesPage', () => import('../features/copy/MyCopiesPage')),
           },
           {
             path: 'copyTrading/lead',
             loader: signedInLoader,
             handle: { titleKey: 'copy.lead.title', nav: 4 },
-            lazy: lazyPage(() => import('../features/copy/LeadPage')),
+            lazy: lazyPage('features/copy/LeadPage', () => import('../features/copy/LeadPage')),
           },
           {
             path: 'copyTrading/:leaderId',
@@ -165,19 +177,25 @@ export const routes: RouteObject[] = [
               return null;
             },
             handle: { titleKey: 'copy.leader.title', nav: 4 },
-            lazy: lazyPage(() => import('../features/copy/LeaderPage')),
+            lazy: lazyPage('features/copy/LeaderPage', () => import('../features/copy/LeaderPage')),
           },
           {
             path: 'strategies',
             loader: signedInLoader,
             handle: { titleKey: 'strategy.list.title', nav: 5 },
-            lazy: lazyPage(() => import('../features/strategies/StrategiesPage')),
+            lazy: lazyPage(
+              'features/strategies/StrategiesPage',
+              () => import('../features/strategies/StrategiesPage'),
+            ),
           },
           {
             path: 'strategies/new',
             loader: signedInLoader,
             handle: { titleKey: 'strategy.new.title', nav: 5 },
-            lazy: lazyPage(() => import('../features/strategies/NewStrategyPage')),
+            lazy: lazyPage(
+              'features/strategies/NewStrategyPage',
+              () => import('../features/strategies/NewStrategyPage'),
+            ),
           },
           {
             path: 'strategies/:strategyId',
@@ -186,7 +204,10 @@ export const routes: RouteObject[] = [
               return signedInLoader(args);
             },
             handle: { titleKey: 'strategy.detail.title', nav: 5 },
-            lazy: lazyPage(() => import('../features/strategies/StrategyPage')),
+            lazy: lazyPage(
+              'features/strategies/StrategyPage',
+              () => import('../features/strategies/StrategyPage'),
+            ),
           },
           { path: 'error', handle: { titleKey: 'error.title' }, Component: ErrorPageRoute },
           { path: '*', loader: notFound, element: null },
@@ -198,85 +219,124 @@ export const routes: RouteObject[] = [
         // The app prompt would cover the chart's time axis and be the page's largest paint.
         handle: { titleKey: 'trade.title', nav: 2, downloadPrompt: false },
         errorElement: <RouteErrorBoundary />,
-        lazy: lazyPage(() => import('../features/trade/TradePage')),
+        lazy: lazyPage('features/trade/TradePage', () => import('../features/trade/TradePage')),
       },
       {
         path: 'personalCenter',
         loader: signedInLoader,
-        lazy: lazyPage(() => import('../features/personal-center/PersonalCenterLayout')),
+        lazy: lazyPage(
+          'features/personal-center/PersonalCenterLayout',
+          () => import('../features/personal-center/PersonalCenterLayout'),
+        ),
         children: [
           { index: true, loader: ({ params }) => redirect(`/${params.lang}/personalCenter/account`) },
           {
             path: 'account',
             handle: { titleKey: 'pc.menu.account', section: 'account' },
-            lazy: lazyPage(() => import('../features/personal-center/AccountSection')),
+            lazy: lazyPage(
+              'features/personal-center/AccountSection',
+              () => import('../features/personal-center/AccountSection'),
+            ),
           },
           {
             path: 'account/create',
             handle: { titleKey: 'pc.create.title', section: 'account' },
-            lazy: lazyPage(() => import('../features/personal-center/CreateAccountPage')),
+            lazy: lazyPage(
+              'features/personal-center/CreateAccountPage',
+              () => import('../features/personal-center/CreateAccountPage'),
+            ),
           },
           {
             path: 'account/success',
             handle: { titleKey: 'pc.success.title', section: 'account' },
-            lazy: lazyPage(() => import('../features/personal-center/AccountSuccessPage')),
+            lazy: lazyPage(
+              'features/personal-center/AccountSuccessPage',
+              () => import('../features/personal-center/AccountSuccessPage'),
+            ),
           },
           {
             path: 'setting',
             handle: { titleKey: 'pc.menu.setting', section: 'setting' },
-            lazy: lazyPage(() => import('../features/settings/SettingsLayout')),
+            lazy: lazyPage(
+              'features/settings/SettingsLayout',
+              () => import('../features/settings/SettingsLayout'),
+            ),
             children: [
               {
                 index: true,
                 handle: { titleKey: 'settings.tabs.preferences' },
-                lazy: lazyPage(() => import('../features/settings/PreferencesTab')),
+                lazy: lazyPage(
+                  'features/settings/PreferencesTab',
+                  () => import('../features/settings/PreferencesTab'),
+                ),
               },
               {
                 path: 'security',
                 handle: { titleKey: 'settings.tabs.security' },
-                lazy: lazyPage(() => import('../features/settings/SecurityTab')),
+                lazy: lazyPage(
+                  'features/settings/SecurityTab',
+                  () => import('../features/settings/SecurityTab'),
+                ),
               },
               {
                 path: 'profile',
                 handle: { titleKey: 'settings.tabs.profile' },
-                lazy: lazyPage(() => import('../features/settings/ProfileTab')),
+                lazy: lazyPage(
+                  'features/settings/ProfileTab',
+                  () => import('../features/settings/ProfileTab'),
+                ),
               },
               {
                 path: 'verification',
                 handle: { titleKey: 'settings.tabs.verification' },
-                lazy: lazyPage(() => import('../features/kyc/VerificationTab')),
+                lazy: lazyPage(
+                  'features/kyc/VerificationTab',
+                  () => import('../features/kyc/VerificationTab'),
+                ),
               },
               {
                 path: 'feedback',
                 handle: { titleKey: 'settings.tabs.feedback' },
-                lazy: lazyPage(() => import('../features/settings/FeedbackTab')),
+                lazy: lazyPage(
+                  'features/settings/FeedbackTab',
+                  () => import('../features/settings/FeedbackTab'),
+                ),
               },
             ],
           },
           {
             path: 'history',
             handle: { titleKey: 'pc.menu.history', section: 'history' },
-            lazy: lazyPage(() => import('../features/history/HistoryPage')),
+            lazy: lazyPage('features/history/HistoryPage', () => import('../features/history/HistoryPage')),
           },
           {
             path: 'deposit',
             handle: { titleKey: 'pc.menu.deposit', section: 'deposit' },
-            lazy: lazyPage(() => import('../features/funding/DepositPage')),
+            lazy: lazyPage('features/funding/DepositPage', () => import('../features/funding/DepositPage')),
           },
           {
             path: 'withdrawal',
             handle: { titleKey: 'pc.menu.withdrawal', section: 'withdrawal' },
-            lazy: lazyPage(() => import('../features/funding/WithdrawalPage')),
+            lazy: lazyPage(
+              'features/funding/WithdrawalPage',
+              () => import('../features/funding/WithdrawalPage'),
+            ),
           },
           {
             path: 'financial',
             handle: { titleKey: 'pc.menu.financial', section: 'financial' },
-            lazy: lazyPage(() => import('../features/funding/FinancialPage')),
+            lazy: lazyPage(
+              'features/funding/FinancialPage',
+              () => import('../features/funding/FinancialPage'),
+            ),
           },
           {
             path: 'platform',
             handle: { titleKey: 'pc.menu.platform', section: 'platform' },
-            lazy: lazyPage(() => import('../features/personal-center/SectionPage')),
+            lazy: lazyPage(
+              'features/personal-center/SectionPage',
+              () => import('../features/personal-center/SectionPage'),
+            ),
           },
           { path: '*', loader: notFound, element: null },
         ],

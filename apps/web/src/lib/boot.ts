@@ -4,7 +4,10 @@ import type { TCatalog } from '@broker/i18n/translator';
 /** What the server renderer hands the browser, so hydration needs no second fetch. */
 export interface TBootData {
   lang: string;
+  /** The messages the page's server render used, or the whole catalog when `catalogHref` is absent. */
   catalog: TCatalog;
+  /** The language's whole catalog, fetched after the first paint. */
+  catalogHref?: string;
   device: 'mobile' | 'desktop';
   user: { name: string } | null;
   pseudo: boolean;

@@ -5,6 +5,8 @@
  */
 export const CHUNK_RELOAD_GUARD_MS = 60_000;
 export const PREFETCH_IDLE_TIMEOUT_MS = 2_000;
+/** How long after the load event prefetching waits for the page's own requests. */
+export const PREFETCH_DELAY_MS = 1_500;
 const RELOAD_KEY = 'chunk-reload-at';
 
 export function shouldReloadAfterChunkError(now: number, lastReloadAt: number | null): boolean {
@@ -67,11 +69,21 @@ export function canPrefetch(online: boolean, connection: TConnectionInfo | undef
   return !(connection.effectiveType ?? '').includes('2g');
 }
 
-/** Runs a prefetch when the browser is idle (2000 ms at the latest), if the connection allows it. */
+/**
+ * Runs a prefetch once the page has loaded and its own first requests had time to answer
+ * (`PREFETCH_DELAY_MS` after the load event), then when the browser is idle (2000 ms at the latest),
+ * if the connection allows it. Earlier, the terminal's prefetches shared a phone's bandwidth with the
+ * terminal's own data and candles and delayed them.
+ */
 export function schedulePrefetch(task: () => void, win: Window = window): boolean {
   const nav = win.navigator as Navigator & { connection?: TConnectionInfo };
   if (!canPrefetch(nav.onLine, nav.connection)) return false;
-  if ('requestIdleCallback' in win) win.requestIdleCallback(task, { timeout: PREFETCH_IDLE_TIMEOUT_MS });
-  else (win as Window).setTimeout(task, 1);
+  const whenIdle = () => {
+    if ('requestIdleCallback' in win) win.requestIdleCallback(task, { timeout: PREFETCH_IDLE_TIMEOUT_MS });
+    else (win as Window).setTimeout(task, 1);
+  };
+  const afterDelay = () => win.setTimeout(whenIdle, PREFETCH_DELAY_MS);
+  if (win.document.readyState === 'complete') afterDelay();
+  else win.addEventListener('load', afterDelay, { once: true });
   return true;
 }
