@@ -16,7 +16,12 @@
 // Baselines in the same run: the same page unthrottled (mobile emulation only), and a bare static
 // HTML page (a heading and a paragraph) answered by a bare Fastify route, throttled the same way,
 // which is the floor the network and CPU settings allow.
-// Lighthouse's performance score and INP are not computed (INP needs interactions).
+// INP: after the load, the script taps through each page (markets: a category tab and three letters
+// typed into the search; terminal: the phone tabs and a Buy) and reports the slowest interaction
+// from the Event Timing API (each event's input delay, handlers and the next paint), throttled.
+// Lighthouse: with LIGHTHOUSE=1 (default) the same pages also go through Lighthouse 12 (the bench
+// workspace's dependency), mobile preset with its simulated throttling, and its performance score,
+// FCP, LCP, TBT, speed index and CLS are printed beside the target of 95 (median of RUNS runs).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -34,10 +39,25 @@ const THROTTLE = {
   uploadThroughput: (750 * 1024) / 8,
   cpu: 4,
 };
+/** Taps and key presses after the load, for INP (throttled runs only). */
+const INTERACTIONS = {
+  markets: async (page) => {
+    await page.locator('[data-tab=forex]').click();
+    await page.getByTestId('markets-search').click();
+    for (const key of ['e', 'u', 'r']) await page.keyboard.press(key);
+    await page.locator('[data-tab=all]').click();
+  },
+  terminal: async (page) => {
+    for (const tab of ['quotes', 'trade', 'positions', 'chart'])
+      await page.getByTestId(`mobile-tab-${tab}`).click();
+    await page.getByTestId('action-buy').click();
+    await page.getByTestId('mobile-tab-chart').click();
+  },
+};
 const PAGES = [
   { name: 'home', path: '/en' },
-  { name: 'markets', path: '/en/markets' },
-  { name: 'terminal', path: '/en/trade', livePrice: true },
+  { name: 'markets', path: '/en/markets', interact: INTERACTIONS.markets },
+  { name: 'terminal', path: '/en/trade', livePrice: true, interact: INTERACTIONS.terminal },
 ];
 /** The issue's targets, and Lighthouse's "good" thresholds where the issue names none. */
 const TARGETS = {
@@ -45,6 +65,8 @@ const TARGETS = {
   lcp: { ms: 2500, note: 'issue: terminal < 2.5 s (Lighthouse good ≤ 2.5 s)' },
   tbt: { ms: 200, note: 'Lighthouse good ≤ 200 ms' },
   livePrice: { ms: 1000, note: 'issue: < 1 s unthrottled' },
+  inp: { ms: 200, note: 'issue: INP < 200 ms' },
+  score: { value: 95, note: 'issue: Lighthouse mobile performance ≥ 95' },
 };
 
 const freePort = () =>
@@ -132,6 +154,14 @@ const observeInPage = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) m.longTasks.push([e.startTime, e.duration]);
   }).observe({ type: 'longtask', buffered: true });
+  // Interactions: the longest event of each (INP is the worst one when there are fewer than 50).
+  m.interactions = {};
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (!e.interactionId) continue;
+      m.interactions[e.interactionId] = Math.max(m.interactions[e.interactionId] ?? 0, e.duration);
+    }
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
   const initial = new WeakMap();
   const check = () => {
     if (m.livePrice !== null) return;
@@ -182,7 +212,7 @@ async function signIn(browser, baseUrl) {
   return state;
 }
 
-async function measure(browser, url, { throttled, livePrice, storageState }) {
+async function measure(browser, url, { throttled, livePrice, storageState, interact }) {
   const context = await browser.newContext({
     storageState,
     viewport: { width: 412, height: 823 },
@@ -215,6 +245,16 @@ async function measure(browser, url, { throttled, livePrice, storageState }) {
   }
   // Idle work (hydration of late chunks, prefetches) and the last LCP candidate.
   await page.waitForTimeout(5_000);
+  let inp = null;
+  if (interact && throttled) {
+    await interact(page);
+    // The last interaction's next paint.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))),
+    );
+    const durations = Object.values(await page.evaluate(() => window.__speed.interactions));
+    inp = durations.length ? Math.max(...durations) : null;
+  }
   const m = await page.evaluate(() => window.__speed);
   const landed = new URL(page.url()).pathname;
   // Bytes as transferred (compressed, with headers), from resource timing: the document and every
@@ -244,7 +284,7 @@ async function measure(browser, url, { throttled, livePrice, storageState }) {
   await context.close();
   const tbt = m.longTasks.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
   if (landed !== new URL(url).pathname) console.warn(`  note: ${url} ended at ${landed}`);
-  return { bytes, fcp: m.fcp, lcp: m.lcp, tbt, longTasks: m.longTasks.length, livePrice: m.livePrice };
+  return { bytes, fcp: m.fcp, lcp: m.lcp, tbt, longTasks: m.longTasks.length, livePrice: m.livePrice, inp };
 }
 
 const median = (values) => {
@@ -263,6 +303,49 @@ async function measureRuns(browser, url, options) {
     tbt: pick((r) => r.tbt),
     longTasks: pick((r) => r.longTasks),
     livePrice: pick((r) => r.livePrice),
+    inp: pick((r) => r.inp),
+  };
+}
+
+/**
+ * Lighthouse 12's mobile audit of a page (its default config: Moto G Power emulation, simulated
+ * throttling of 4× CPU, 150 ms RTT and 1.6 Mbit/s), in the Chromium the script launched with a
+ * debugging port. Lighthouse works in the browser's default context, which holds the session cookies
+ * of a signed-in page (set before its runs; Lighthouse clears the cache and storage, not cookies).
+ */
+async function lighthouseRun(lighthouse, port, url) {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+  });
+  const { lhr } = result;
+  const audit = (id) => lhr.audits[id]?.numericValue ?? null;
+  return {
+    score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    fcp: audit('first-contentful-paint'),
+    lcp: audit('largest-contentful-paint'),
+    tbt: audit('total-blocking-time'),
+    si: audit('speed-index'),
+    cls: audit('cumulative-layout-shift'),
+    landed: lhr.finalDisplayedUrl,
+  };
+}
+
+async function lighthouseRuns(lighthouse, port, url) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i += 1) runs.push(await lighthouseRun(lighthouse, port, url));
+  const pick = (f) => median(runs.map(f));
+  return {
+    score: pick((r) => r.score),
+    fcp: pick((r) => r.fcp),
+    lcp: pick((r) => r.lcp),
+    tbt: pick((r) => r.tbt),
+    si: pick((r) => r.si),
+    cls: pick((r) => r.cls),
+    scores: runs.map((r) => r.score),
+    landed: runs[0].landed,
   };
 }
 
@@ -276,9 +359,17 @@ async function main() {
     ? { baseUrl: external.replace(/\/$/, ''), stop: async () => undefined }
     : await startBuiltServer();
   const bare = await startBareServer();
+  const debuggingPort = await freePort();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      // Lighthouse drives the same browser over the DevTools protocol.
+      `--remote-debugging-port=${debuggingPort}`,
+    ],
   });
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
   console.log(`# Page speed — ${date} UTC, ${server.baseUrl}${external ? '' : ' (built server, demo mode)'}`);
@@ -303,9 +394,9 @@ async function main() {
     row('bare static page (baseline)', 'throttled', floor);
     const results = [];
     const storageState = await signIn(browser, server.baseUrl);
-    for (const { name, path, livePrice } of PAGES) {
+    for (const { name, path, livePrice, interact } of PAGES) {
       // The terminal as the demo trader; home and the markets as an anonymous visitor.
-      const options = { livePrice, storageState: livePrice ? storageState : undefined };
+      const options = { livePrice, interact, storageState: livePrice ? storageState : undefined };
       const throttled = await measureRuns(browser, server.baseUrl + path, { ...options, throttled: true });
       const plain = await measureRuns(browser, server.baseUrl + path, { ...options, throttled: false });
       row(name, 'throttled', throttled);
@@ -315,17 +406,49 @@ async function main() {
     console.log(
       '\nAgainst the targets (throttled figures; first live price unthrottled, as the issue asks):\n',
     );
-    console.log('| page | FCP | LCP | TBT-like | first live price |');
-    console.log('|---|---|---|---|---|');
+    console.log('| page | FCP | LCP | TBT-like | INP (slowest interaction) | first live price |');
+    console.log('|---|---|---|---|---|---|');
     for (const { name, throttled, plain, livePrice } of results) {
       console.log(
         `| ${name} | ${ms(throttled.fcp)} ${verdict(throttled.fcp, TARGETS.fcp)} | ${ms(throttled.lcp)} ${verdict(throttled.lcp, TARGETS.lcp)} | ` +
-          `${ms(throttled.tbt)} ${verdict(throttled.tbt, TARGETS.tbt)} | ${livePrice ? `${ms(plain.livePrice)} ${verdict(plain.livePrice, TARGETS.livePrice)}` : '–'} |`,
+          `${ms(throttled.tbt)} ${verdict(throttled.tbt, TARGETS.tbt)} | ` +
+          `${throttled.inp === null ? '–' : `${ms(throttled.inp)} ${verdict(throttled.inp, TARGETS.inp)}`} | ` +
+          `${livePrice ? `${ms(plain.livePrice)} ${verdict(plain.livePrice, TARGETS.livePrice)}` : '–'} |`,
       );
     }
     console.log(
-      `| target | ${TARGETS.fcp.note} | ${TARGETS.lcp.note} | ${TARGETS.tbt.note} | ${TARGETS.livePrice.note} |`,
+      `| target | ${TARGETS.fcp.note} | ${TARGETS.lcp.note} | ${TARGETS.tbt.note} | ${TARGETS.inp.note} | ${TARGETS.livePrice.note} |`,
     );
+    if (process.env.LIGHTHOUSE !== '0') {
+      const { default: lighthouse } = await import('lighthouse');
+      // A session of its own, in the default context Lighthouse uses: the one above has been used
+      // by every terminal load since.
+      const fresh = await signIn(browser, server.baseUrl);
+      const setSession = async () => {
+        const cdp = await browser.newBrowserCDPSession();
+        await cdp.send('Storage.setCookies', {
+          cookies: fresh.cookies.map(({ expires, ...cookie }) =>
+            expires > 0 ? { ...cookie, expires } : cookie,
+          ),
+        });
+        await cdp.detach();
+      };
+      console.log(
+        `\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs)` : '(one run)'}, mobile preset, simulated throttling:\n`,
+      );
+      console.log('| page | score | FCP | LCP | TBT | speed index | CLS | runs |');
+      console.log('|---|---|---|---|---|---|---|---|');
+      for (const { name, path, livePrice } of PAGES) {
+        // Anonymous pages first; the terminal, signed in, last.
+        if (livePrice) await setSession();
+        const r = await lighthouseRuns(lighthouse, debuggingPort, server.baseUrl + path);
+        if (new URL(r.landed).pathname !== path) console.warn(`  note: ${path} ended at ${r.landed}`);
+        console.log(
+          `| ${name} | ${r.score} ${r.score >= TARGETS.score.value ? 'ok' : 'under'} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${ms(r.tbt)} | ${ms(r.si)} | ${r.cls?.toFixed(3)} | ${r.scores.join(', ')} |`,
+        );
+      }
+      console.log(`| target | ${TARGETS.score.note} | | terminal < 2.5 s | | | | |`);
+    }
   } finally {
     await browser.close();
     await bare.stop();

@@ -96,6 +96,44 @@ describe('server-rendered pages', () => {
   });
 });
 
+describe('what a page carries (issue 21, item 14)', () => {
+  const boot = (html: string) =>
+    JSON.parse(/<script>window.__BOOT__=(.*?)<\/script>/s.exec(html)?.[1] ?? 'null') as {
+      catalog: Record<string, string>;
+      catalogHref?: string;
+    };
+  const english = JSON.parse(readFileSync('packages/i18n/locales/en.json', 'utf8')) as Record<string, string>;
+
+  it('inlines only the messages its render used and preloads the whole catalog and its own chunks', async () => {
+    const html = await (await get('/en/markets', 'identity')).text();
+    const data = boot(html);
+    const inlined = Object.keys(data.catalog);
+    expect(inlined).toContain('markets.title');
+    expect(inlined.length).toBeLessThan(Object.keys(english).length / 4);
+    for (const key of inlined) expect(data.catalog[key]).toBe(english[key]);
+    expect(data.catalogHref).toMatch(/^\/assets\/catalog-en-[\w-]+\.json$/);
+    expect(html).toContain(`<link rel="preload" href="${data.catalogHref}" as="fetch" crossorigin />`);
+    // The route's own chunk, preloaded after the entry's script.
+    const chunk = /<link rel="modulepreload" crossorigin href="(\/assets\/MarketsPage-[\w-]+\.js)" \/>/.exec(
+      html,
+    )?.[1];
+    expect(chunk).toBeTruthy();
+    expect(html.indexOf(chunk as string)).toBeGreaterThan(html.indexOf('<script type="module"'));
+    // The whole catalog: every English message, cached for a year, brotli for those who take it.
+    const file = await get(data.catalogHref as string, 'br');
+    expect(file.status).toBe(200);
+    expect(file.headers.get('cache-control')).toContain('immutable');
+    expect(file.headers.get('content-encoding')).toBe('br');
+    expect(await file.json()).toEqual(english);
+  });
+
+  it('inlines the whole catalog in the pseudo-locale', async () => {
+    const data = boot(await (await get('/en?pseudo=1', 'identity')).text());
+    expect(data.catalogHref).toBeUndefined();
+    expect(Object.keys(data.catalog).length).toBe(Object.keys(english).length);
+  });
+});
+
 /** A GET whose body is not decoded (fetch would decode it). */
 async function rawGet(path: string, acceptEncoding: string) {
   const { request } = await import('node:http');

@@ -1,7 +1,10 @@
-import { matchRoutes } from 'react-router';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { likelyNextPaths } from '../../src/app/prefetch';
-import { routes } from '../../src/app/routes';
+import { routeChunk, routes } from '../../src/app/routes';
 
 describe('likelyNextPaths (issue 21, item 14)', () => {
   it('leads home to registration, sign-in and the markets, and nowhere near the terminal', () => {
@@ -40,5 +43,30 @@ describe('likelyNextPaths (issue 21, item 14)', () => {
         expect(typeof leaf?.lazy, `${from} → ${path}`).toBe('function');
       }
     }
+  });
+});
+
+describe('the chunk the server preloads for a page', () => {
+  const lazyRoutes = (list: RouteObject[]): RouteObject[] =>
+    list.flatMap((route) => [...(route.lazy ? [route] : []), ...lazyRoutes(route.children ?? [])]);
+
+  it('names, for every lazy route, the source module its import loads', () => {
+    const all = lazyRoutes(routes);
+    expect(all.length).toBeGreaterThan(25);
+    for (const route of all) {
+      const chunk = routeChunk(route);
+      expect(chunk, route.path).toMatch(/^features\/[\w/-]+$/);
+      // The name is the imported module: the server finds it in the client build's manifest as
+      // src/<chunk>.tsx, so it must be a file there.
+      expect(
+        existsSync(join(dirname(fileURLToPath(import.meta.url)), '../../src', `${chunk}.tsx`)),
+        chunk,
+      ).toBe(true);
+    }
+  });
+
+  it('finds the terminal’s chunk from its address', () => {
+    const chunks = (matchRoutes(routes, '/en/trade') ?? []).map((m) => routeChunk(m.route)).filter(Boolean);
+    expect(chunks).toEqual(['features/trade/TradePage']);
   });
 });
