@@ -26,12 +26,29 @@ export function formatDecimal(
   options: { sign?: boolean; grouping?: boolean } = {},
 ): string {
   if (!DECIMAL.test(value)) return value;
-  return numberFormat(intl, {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    useGrouping: options.grouping ?? true,
-    ...(options.sign ? { signDisplay: 'exceptZero' as const } : {}),
-  }).format(value as TDecimal);
+  return decimalFormat(intl, digits, options.sign === true, options.grouping ?? true).format(
+    value as TDecimal,
+  );
+}
+
+const decimalFormats = new Map<string, Intl.NumberFormat>();
+/**
+ * The formatter of formatDecimal by a short key: prices are formatted thousands of times a second
+ * (every label of a chart's price axis on every frame), too often to build an options key each time.
+ */
+function decimalFormat(intl: string, digits: number, sign: boolean, grouping: boolean): Intl.NumberFormat {
+  const key = `${intl}|${digits}|${sign ? 1 : 0}|${grouping ? 1 : 0}`;
+  let format = decimalFormats.get(key);
+  if (!format) {
+    format = numberFormat(intl, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      useGrouping: grouping,
+      ...(sign ? { signDisplay: 'exceptZero' as const } : {}),
+    });
+    decimalFormats.set(key, format);
+  }
+  return format;
 }
 
 /** A percentage given as a decimal string of percent points ("-0.27" -> "-0.27%"), with its sign. */

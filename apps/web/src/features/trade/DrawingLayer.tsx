@@ -67,12 +67,18 @@ export function DrawingLayer({
       const chart = chartRef.current;
       const series = seriesRef.current;
       if (!chart || !series) return;
-      const range = chart.timeScale().getVisibleLogicalRange();
       const pane = chart.paneSize(0);
       const width = chart.timeScale().width();
-      const probe = series.priceToCoordinate(1);
-      const probe2 = series.priceToCoordinate(2);
-      const key = `${range?.from}:${range?.to}:${pane.height}:${width}:${probe}:${probe2}:${times.current.length}:${times.current.at(-1)}`;
+      // Without drawings and without a tool in hand only the size matters: the price scale moves
+      // with nearly every tick, and a render per move cost the terminal a long task per tick.
+      const { drawings, tool } = stateRef.current;
+      let key = `${pane.height}:${width}`;
+      if (drawings.length > 0 || tool !== null) {
+        const range = chart.timeScale().getVisibleLogicalRange();
+        const probe = series.priceToCoordinate(1);
+        const probe2 = series.priceToCoordinate(2);
+        key += `:${range?.from}:${range?.to}:${probe}:${probe2}:${times.current.length}:${times.current.at(-1)}`;
+      }
       if (key === last) return;
       last = key;
       setBox({ width, height: pane.height, key });
