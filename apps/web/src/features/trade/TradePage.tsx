@@ -320,7 +320,11 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
         </div>
         <div className={`tr-mobile-body tr-mobile-${mobileTab}`}>
           {mobileTab === 'quotes' && watchlist}
-          {mobileTab === 'chart' && chart}
+          {/* The chart stays mounted while another tab shows: coming back to it is instant, with no
+              new chart to build and no candles to load (a tab switch took 0.5 s at 4x CPU). */}
+          <div className="tr-mobile-keep" data-shown={mobileTab === 'chart'}>
+            {chart}
+          </div>
           {mobileTab === 'trade' && ticket}
           {mobileTab === 'positions' && bottom}
         </div>
