@@ -220,14 +220,14 @@ export const render: TRenderFunction = async (request, host, info) => {
     `<meta property="og:locale" content="${escapeHtml(intlLocale(lang).replace('-', '_'))}" />`,
     ...fontLinks(lang),
   ].join('\n    ');
-  // After the entry's script and stylesheet, which the page needs first: the rendered route's own
-  // chunks, then the font file.
   if (catalogFile) {
     boot.catalog = Object.fromEntries(
       [...used].filter((key) => key in catalog).map((key) => [key, catalog[key] as string]),
     );
     boot.catalogHref = catalogFile;
   }
+  // After the entry's script and stylesheet, which the page needs first: the rendered route's own
+  // chunks, the font file and the whole catalog.
   const late = [
     ...(status < 400 ? routeLinks(url.pathname) : []),
     ...fontPreload(lang),
