@@ -26,15 +26,11 @@ export function FlashPrice({
   className?: string;
 }) {
   const [previous, setPrevious] = useState(value);
-  const [last, setLast] = useState<1 | -1 | 0>(0);
   const [move, setMove] = useState<{ dir: 1 | -1; n: number } | null>(null);
   if (value !== previous) {
     const dir = direction(previous, value);
     setPrevious(value);
-    if (dir !== 0) {
-      setLast(dir);
-      setMove((m) => ({ dir, n: (m?.n ?? 0) + 1 }));
-    }
+    if (dir !== 0) setMove((m) => ({ dir, n: (m?.n ?? 0) + 1 }));
   }
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
@@ -46,7 +42,7 @@ export function FlashPrice({
     const timer = window.setTimeout(() => element.classList.remove(name), FLASH_MS);
     return () => window.clearTimeout(timer);
   }, [move]);
-  const toneClass = tone && last !== 0 ? (last > 0 ? ' rise' : ' fall') : '';
+  const toneClass = tone && move ? (move.dir > 0 ? ' rise' : ' fall') : '';
   return (
     <span ref={ref} className={`flash num${toneClass}${className ? ` ${className}` : ''}`} data-value={value}>
       {text}

@@ -262,17 +262,8 @@ export function useCandleChart({
     if (!chart || !series) return;
     const intraday = INTRADAY.has(timeframe);
     // Chart times are already local clock times (intraday) or dates: format them as UTC.
-    // One formatter per kind of label, made on first use (the axis formats labels on every frame).
-    const formats = new Map<string, Intl.DateTimeFormat>();
-    const date = (seconds: number, options: Intl.DateTimeFormatOptions) => {
-      const key = Object.entries(options).flat().join('|');
-      let format = formats.get(key);
-      if (!format) {
-        format = dateFormat(intl, { timeZone: 'UTC', ...options });
-        formats.set(key, format);
-      }
-      return format.format(seconds * 1000);
-    };
+    const date = (seconds: number, options: Intl.DateTimeFormatOptions) =>
+      dateFormat(intl, { timeZone: 'UTC', ...options }).format(seconds * 1000);
     const monthly = timeframe === 'MN' && lookRef.current.monthNames;
     chart.applyOptions({
       localization: {
