@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { ROUTE_PATHS } from '@broker/contracts/route-paths';
 import Big from 'big.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Trader } from '../../apps/server/test/trader';
 import { DEMO, launchBrowser, newContext, startServer, type TRunningServer } from './support';
 
 let server: TRunningServer;
@@ -382,6 +384,57 @@ describe('trading terminal in the browser', () => {
     await position.waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByTestId('tab-history').click();
     await page.locator(`[data-testid=deal-row][data-position="${sent.ticket}"]`).waitFor({ timeout: 10_000 });
+    await context.close();
+  }, 90_000);
+
+  it('arrives rendered by the server with the trader’s data, hydrates without a mismatch and goes live', async () => {
+    // The demo trader holds a BTCUSDT position (opened through the API), so the positions table,
+    // whose times are in the reader's zone, is part of the server's render.
+    const trader = await Trader.signIn(server.baseUrl, DEMO.email, DEMO.password);
+    const accounts = await trader.api.post(ROUTE_PATHS.accountlist, {});
+    const accountId = accounts.body.data[0]?.account_id ?? (await trader.createAccount(1, 2, 100));
+    const sent = await trader.send(accountId, { symbol: 'BTCUSDT', side: 'buy', volume: '0.01' });
+    expect(sent.body.success, sent.body.message).toBe(true);
+    const ticket = sent.body.data.ticket;
+
+    const context = await newContext(browser, { locale: 'en-US' });
+    await context.addCookies(
+      [...trader.api.cookies].map(([name, value]) => ({ name, value, url: server.baseUrl })),
+    );
+    // The first byte holds the terminal with the position, not a loading frame.
+    const html = await (await context.request.get(`${server.baseUrl}/en/trade`)).text();
+    expect(html).toContain('data-testid="trade-terminal"');
+    expect(html).not.toContain('data-testid="trade-loading"');
+    expect(html).toContain('data-testid="position-row"');
+
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /hydrat|did not match|recoverable/i.test(message.text()))
+        problems.push(message.text());
+    });
+    await page.goto(`${server.baseUrl}/en/trade`);
+    // The market stream delivers, and the position's open time (left blank by the server, which
+    // does not know the reader's zone) is filled in after hydration.
+    await page.waitForFunction(
+      () => performance.getEntriesByName('market-stream:first-quote').length > 0,
+      undefined,
+      { timeout: 15_000 },
+    );
+    const row = page.locator('[data-testid=position-row]').first();
+    await expect.poll(() => row.textContent()).toContain(String(new Date().getFullYear()));
+    expect(problems).toEqual([]);
+    await page.locator(`[data-testid=position-row][data-ticket="${ticket}"]`).waitFor();
+    // The hydrated terminal follows the account: a position closed elsewhere leaves its table.
+    const closed = await trader.call(ROUTE_PATHS.positionclose, {
+      account_id: accountId,
+      order_id: ticket,
+      volume: '0.01',
+      idempotencyKey: randomUUID(),
+    });
+    expect(closed.body.success, closed.body.message).toBe(true);
+    await page.locator(`[data-testid=position-row][data-ticket="${ticket}"]`).waitFor({ state: 'detached' });
     await context.close();
   }, 90_000);
 });

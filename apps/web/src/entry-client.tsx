@@ -19,6 +19,7 @@ import './features/settings/profile.css';
 import './features/settings/settings.css';
 import './features/auth/auth.css';
 import './features/trade/trade.css';
+import './features/trade/chart-layout.css';
 import './features/personal-center/accounts.css';
 import './features/history/history.css';
 import './features/funding/funding.css';

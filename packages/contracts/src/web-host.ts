@@ -1,3 +1,6 @@
+import type { TUnwrapped } from './envelope';
+import type { TRouteInput, TRouteName, TRouteOutput } from './routes';
+
 /**
  * What the server hands the portal's server renderer for each request: the host (Fastify) owns
  * sessions, files and the database; the renderer owns routes and markup.
@@ -27,6 +30,17 @@ export interface TWebHost {
   /** The signed-in trader of a request, checked against the session store. */
   currentUser(request: Request): Promise<{ name: string } | null>;
   legalDocument(lang: string, name: TLegalDocumentName): Promise<TLegalDocument>;
+  /**
+   * Calls a read route of the gateway as the page's visitor (their session cookie, address and
+   * language): what a signed-in page renders on the server goes through the same checks, limits and
+   * answers as the browser's own calls. A route that changes state is refused.
+   */
+  callRoute<N extends TRouteName>(
+    request: Request,
+    lang: string,
+    name: N,
+    input: TRouteInput<N>,
+  ): Promise<TUnwrapped<TRouteOutput<N> | null>>;
 }
 
 export interface TRenderResult {

@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type TEnvelope, unwrapEnvelope } from '@broker/contracts/envelope';
+import { ROUTE_PATHS } from '@broker/contracts/route-paths';
+import { routeByName } from '@broker/contracts/routes';
 import type { TRenderFunction, TWebHost } from '@broker/contracts/web-host';
 import { isLocaleCode, LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from '@broker/i18n/locales';
 import { negotiateLocale, parseAcceptLanguage } from '@broker/i18n/negotiate';
@@ -97,7 +100,7 @@ export async function registerPages(app: FastifyInstance, services: TServices) {
     maxAge: '1d',
   });
 
-  const host: TWebHost = {
+  const shared: Omit<TWebHost, 'callRoute'> = {
     async currentUser(request) {
       const token = cookieFrom(request.headers.get('cookie'), COOKIE.userToken);
       if (!token) return null;
@@ -121,6 +124,29 @@ export async function registerPages(app: FastifyInstance, services: TServices) {
     },
     legalDocument,
   };
+  /**
+   * The host of one page request: its gateway calls are made in-process (`inject`) with the visitor's
+   * cookies, language and address, so they pass the same session checks and rate limits as the
+   * browser's calls would. Only read routes: a page render never changes state.
+   */
+  const hostFor = (page: FastifyRequest): TWebHost => ({
+    ...shared,
+    async callRoute(request, lang, name, input) {
+      const route = routeByName(name);
+      if (!route || route.mutates) throw new Error(`the page renderer may not call ${name}`);
+      const headers: Record<string, string> = { 'content-type': 'application/json', languagecode: lang };
+      for (const header of ['cookie', 'host', 'user-agent', 'accept-language'])
+        if (request.headers.has(header)) headers[header] = request.headers.get(header) as string;
+      const answer = await app.inject({
+        method: 'POST',
+        url: ROUTE_PATHS[name],
+        headers,
+        payload: JSON.stringify(input),
+        remoteAddress: page.ip,
+      });
+      return unwrapEnvelope(answer.json<TEnvelope<never>>());
+    },
+  });
 
   app.get('/', (request, reply) => {
     const fromCookie = request.cookies[LANGUAGE_COOKIE];
@@ -132,7 +158,7 @@ export async function registerPages(app: FastifyInstance, services: TServices) {
 
   const renderPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const device = detectDevice(request.headers);
-    const result = await render(toWebRequest(request), host, { device });
+    const result = await render(toWebRequest(request), hostFor(request), { device });
     const lang = request.url.split(/[/?#]/)[1];
     if (result.status < 300 && isLocaleCode(lang) && request.cookies[LANGUAGE_COOKIE] !== lang) {
       reply.setCookie(LANGUAGE_COOKIE, lang, {

@@ -34,6 +34,22 @@ async function signedInLoader({ request, params, context }: LoaderFunctionArgs) 
   return { user };
 }
 
+/**
+ * The terminal: signed-in, and rendered on the server with the trader's accounts, catalogue and
+ * layout (features/trade/terminal-boot), so its first screen comes with the page. A navigation in the
+ * browser loads them on the page as before.
+ */
+async function terminalLoader(args: LoaderFunctionArgs) {
+  const signedIn = await signedInLoader(args);
+  const server = serverContext(args.context);
+  if (!server) return signedIn;
+  const { loadTerminalBoot } = await import('../features/trade/terminal-boot');
+  const terminal = await loadTerminalBoot(server.host, args.request, args.params.lang as string).catch(
+    () => null,
+  );
+  return { ...signedIn, terminal };
+}
+
 function notFound(): never {
   throw data({ notFound: true }, { status: 404 });
 }
@@ -215,9 +231,12 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'trade',
-        loader: signedInLoader,
-        // The app prompt would cover the chart's time axis and be the page's largest paint.
-        handle: { titleKey: 'trade.title', nav: 2, downloadPrompt: false },
+        loader: terminalLoader,
+        // The app prompt would cover the chart's time axis and be the page's largest paint. The server
+        // renders the whole terminal (terminalLoader): its code is needed for hydration, not for the
+        // first paint, so the page does not preload it ahead of the stylesheet and the font (the
+        // entry asks for it as soon as it runs; `preloadCode` in entry-server).
+        handle: { titleKey: 'trade.title', nav: 2, downloadPrompt: false, preloadCode: false },
         errorElement: <RouteErrorBoundary />,
         lazy: lazyPage('features/trade/TradePage', () => import('../features/trade/TradePage')),
       },

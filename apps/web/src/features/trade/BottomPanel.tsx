@@ -1,5 +1,5 @@
 import { holdTime } from '@broker/domain/market/time-labels';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { FlashPrice } from '../../components/FlashPrice';
@@ -24,9 +24,20 @@ type TDialog =
   | { kind: 'order'; order: TPendingOrder }
   | { kind: 'closeAll'; symbol?: string; count: number };
 
+const noSubscribe = () => () => undefined;
+
+/**
+ * Trade times are in the reader's zone, which the server does not know: a server-rendered terminal
+ * leaves them blank, and they appear in the render that follows hydration.
+ */
 function useTimeFormat() {
   const { formatDate } = useI18n();
-  return (ms: number) => formatDate(ms, TRADE_TIME);
+  const inBrowser = useSyncExternalStore(
+    noSubscribe,
+    () => true,
+    () => false,
+  );
+  return (ms: number) => (inBrowser ? formatDate(ms, TRADE_TIME) : '');
 }
 
 function Money({ value, testId }: { value: string; testId?: string }) {

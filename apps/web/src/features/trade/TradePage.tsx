@@ -1,6 +1,6 @@
 import './trade.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLoaderData, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Header, NAV_ITEMS } from '../../components/Header';
 import { Icon } from '../../components/Icon';
@@ -30,6 +30,7 @@ import {
 import { ToastProvider, useTradeNotifications } from './notifications';
 import { OrderTicket } from './OrderTicket';
 import { TradeShortcuts } from './TradeShortcuts';
+import type { TTerminalBoot } from './terminal-boot';
 import type { TSide } from './ticket-rules';
 import { AlertsProvider } from './useAlerts';
 import { useChartLayout } from './useChartLayout';
@@ -69,30 +70,39 @@ function readLastSymbol(): string | null {
 /** The trading terminal at /{lang}/trade (signed-in: the route's loader sends others to sign in). */
 export function Component() {
   const activeIndex = NAV_ITEMS.findIndex((item) => item.key === 'trade.nav');
+  // On the page's first load the server read the terminal's data (./terminal-boot); in the browser
+  // the loader has none, and the terminal loads it.
+  const boot = (useLoaderData() as { terminal?: TTerminalBoot | null } | undefined)?.terminal ?? null;
   return (
     <div className="page tr-page">
       <Header background="solid" navVisible activeIndex={activeIndex} />
-      <TradingProvider>
-        <TerminalWithSettings />
+      <TradingProvider boot={boot?.trading}>
+        <TerminalWithSettings boot={boot} />
       </TradingProvider>
     </div>
   );
 }
 
-function TerminalWithSettings() {
+function TerminalWithSettings({ boot }: { boot: TTerminalBoot | null }) {
   const { lang } = useI18n();
-  const settings = useTradeSettings(lang);
+  const settings = useTradeSettings(lang, boot?.settings);
   return (
     <ToastProvider ringsOpen={settings.notification.ringsOpen}>
       <AlertsProvider>
-        <Terminal settings={settings} />
+        <Terminal settings={settings} boot={boot} />
         <AlertDialogHost />
       </AlertsProvider>
     </ToastProvider>
   );
 }
 
-function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> }) {
+function Terminal({
+  settings,
+  boot,
+}: {
+  settings: ReturnType<typeof useTradeSettings>;
+  boot: TTerminalBoot | null;
+}) {
   const { t, lang, intl } = useI18n();
   const trading = useTrading();
   const { state, loading, positions, orders, setRefreshInterval } = trading;
@@ -100,7 +110,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
   const phone = usePhoneLayout();
   const [searchParams, setSearchParams] = useSearchParams();
   // Specifications as the current account's group trades them (its own volume limits, switches).
-  const catalogue = useCatalogue(lang, state.accountId);
+  const catalogue = useCatalogue(lang, state.accountId, boot?.catalogue);
   const { favourites, toggle } = useFavourites();
   const [bottomTab, setBottomTab] = useState<TBottomTab>('positions');
   const [mobileTab, setMobileTab] = useState<TMobileTab>('chart');
@@ -132,6 +142,7 @@ function Terminal({ settings }: { settings: ReturnType<typeof useTradeSettings> 
     ready: catalogue.status !== 'loading',
     known,
     first: stored ?? DEFAULT_SYMBOL,
+    boot: boot ? boot.layout : undefined,
   });
   const { layout, change: changeLayout } = chartLayout;
   const { symbol, timeframe } = activePane(layout);

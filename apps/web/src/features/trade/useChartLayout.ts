@@ -27,19 +27,20 @@ export function useChartLayout({
   ready,
   known,
   first,
+  boot,
 }: {
   /** The catalogue has loaded (or failed): symbols can be judged. */
   ready: boolean;
   known(symbol: string): boolean;
   /** The first pane's symbol when the trader has no layout yet. */
   first: string | undefined;
+  /**
+   * The saved layout as the server read it for a server-rendered terminal (null: none saved yet);
+   * undefined when the page did not come from the server.
+   */
+  boot?: unknown;
 }): TChartLayoutView {
   const { lang } = useI18n();
-  const [server, setServer] = useState<{ raw: unknown } | null>(null);
-  const [layout, setLayout] = useState<TLayoutState | null>(null);
-  const latest = useRef<TLayoutState | null>(null);
-  const knownRef = useRef(known);
-  knownRef.current = known;
   const langRef = useRef(lang);
   langRef.current = lang;
   const saver = useRef<LayoutSaver | null>(null);
@@ -50,10 +51,24 @@ export function useChartLayout({
     save: async (saved, keepalive) =>
       (await callRoute('chartlayoutsave', { layout: saved }, langRef.current, { keepalive })).succeed,
   });
+  const [server, setServer] = useState<{ raw: unknown } | null>(() =>
+    boot === undefined ? null : { raw: boot },
+  );
+  // With the server's reading and the catalogue in, the layout is whole from the first render.
+  const [layout, setLayout] = useState<TLayoutState | null>(() => {
+    if (!server || !ready) return null;
+    const initial = normaliseLayout(server.raw, known, first);
+    saver.current?.loaded(initial);
+    return initial;
+  });
+  const latest = useRef<TLayoutState | null>(layout);
+  const knownRef = useRef(known);
+  knownRef.current = known;
 
   // Read once per visit: the language does not change the layout.
   // biome-ignore lint/correctness/useExhaustiveDependencies: lang only labels the call
   useEffect(() => {
+    if (server) return;
     let live = true;
     void callRoute('chartlayout', {}, lang).then((answer) => {
       if (live) setServer({ raw: answer.succeed ? (answer.Data?.layout ?? null) : null });

@@ -1,5 +1,5 @@
 import type { TRouteOutput, TUserSettings } from '@broker/contracts/routes';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { callRoute } from '../../lib/api';
 import { marketStream, type TNamedQuote } from '../../lib/market-stream';
 
@@ -13,18 +13,29 @@ export interface TCatalogue {
   retry(): void;
 }
 
+/** The catalogue as the server read it for a server-rendered terminal. */
+export interface TCatalogueBoot {
+  /** The account whose group's specifications `symbols` are. */
+  accountId: number;
+  items: TNamedQuote[];
+  symbols: TRouteOutput<'symbols'>;
+}
+
 /**
  * The instruments the terminal trades: specifications (volume grid, digits) and quotes with names.
  * With an account (`accountId` > 0), the specifications are its group's: a group may have its own
  * volume limits, switches and sessions.
  */
-export function useCatalogue(lang: string, accountId = 0): TCatalogue {
-  const [state, setState] = useState<Omit<TCatalogue, 'retry'>>({
-    status: 'loading',
-    items: [],
-    specs: new Map(),
-  });
+export function useCatalogue(lang: string, accountId = 0, boot: TCatalogueBoot | null = null): TCatalogue {
+  // A server-rendered terminal starts from the server's reading, for the account it was read for.
+  const [first] = useState(() => (boot && boot.accountId === accountId ? boot : null));
+  const [state, setState] = useState<Omit<TCatalogue, 'retry'>>(() =>
+    first
+      ? { status: 'ready', items: first.items, specs: new Map(first.symbols.map((s) => [s.symbol, s])) }
+      : { status: 'loading', items: [], specs: new Map() },
+  );
   const [attempt, setAttempt] = useState(0);
+  const fresh = useRef(first !== null);
 
   // The broker changed its market (a symbol disabled, new volume limits): read the specs again,
   // keeping the current ones on screen meanwhile.
@@ -32,6 +43,10 @@ export function useCatalogue(lang: string, accountId = 0): TCatalogue {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reloads after an error or a change
   useEffect(() => {
+    if (fresh.current) {
+      fresh.current = false;
+      return;
+    }
     let cancelled = false;
     setState((s) => (s.status === 'ready' ? s : { ...s, status: 'loading' }));
     // An account the server does not know yet (or no longer) falls back to the broker's catalogue.
@@ -82,8 +97,9 @@ export const DEFAULT_TRADE_SETTINGS: TTradeSettings = {
  * The trader's notification and display settings; read again when the tab comes back to the front,
  * so a change made in the settings page (another tab) applies without a reload.
  */
-export function useTradeSettings(lang: string): TTradeSettings {
-  const [settings, setSettings] = useState<TTradeSettings>(DEFAULT_TRADE_SETTINGS);
+export function useTradeSettings(lang: string, boot: TTradeSettings | null = null): TTradeSettings {
+  const [settings, setSettings] = useState<TTradeSettings>(boot ?? DEFAULT_TRADE_SETTINGS);
+  const fresh = useRef(boot !== null);
   useEffect(() => {
     let cancelled = false;
     const load = async () => {
@@ -92,7 +108,9 @@ export function useTradeSettings(lang: string): TTradeSettings {
         setSettings({ notification: answer.Data.notification, display: answer.Data.display });
       }
     };
-    void load();
+    // Read on the server for this page: the next reading is when the tab comes back.
+    if (fresh.current) fresh.current = false;
+    else void load();
     const onVisible = () => {
       if (document.visibilityState === 'visible') void load();
     };

@@ -33,6 +33,16 @@ import {
 } from './account-stream';
 
 export type TAccountInfo = TRouteOutput<'info'>;
+/** The accounts and current figures a server-rendered page starts from (the terminal's). */
+export interface TTradingBoot {
+  accounts: TRouteOutput<'accountlist'>;
+  /** The account cookie the server chose the current account by (the browser sends the same). */
+  accountCookie: string | null;
+  /** Null for a trader without an account. */
+  info: TAccountInfo | null;
+  positions: TPosition[];
+  orders: TPendingOrder[];
+}
 export type TPosition = TRouteOutput<'positions'>[number];
 export type TPendingOrder = TRouteOutput<'pendingorders'>[number];
 
@@ -83,14 +93,27 @@ function applyCookie(action: TCookieAction) {
  * HTTP answer is dropped once the socket delivers, and older than one already applied. The spec 4
  * connection status follows the socket.
  */
-export function TradingProvider({ children }: { children: ReactNode }) {
+export function TradingProvider({
+  children,
+  boot = null,
+}: {
+  children: ReactNode;
+  /** The server's first reading (a server-rendered page): no loading state, no first round trip. */
+  boot?: TTradingBoot | null;
+}) {
   const { lang } = useI18n();
-  const [state, setState] = useState<TAccountState>(INITIAL_ACCOUNT_STATE);
-  const [info, setInfo] = useState<TAccountInfo | null>(null);
-  const [positions, setPositions] = useState<TPosition[]>([]);
-  const [orders, setOrders] = useState<TPendingOrder[]>([]);
+  // Only the first mount starts from the server's reading; the page's later renders own the state.
+  const [first] = useState(() =>
+    boot
+      ? { boot, ...accountsLoaded(INITIAL_ACCOUNT_STATE, boot.accounts, boot.accountCookie ?? undefined) }
+      : null,
+  );
+  const [state, setState] = useState<TAccountState>(first?.state ?? INITIAL_ACCOUNT_STATE);
+  const [info, setInfo] = useState<TAccountInfo | null>(first?.boot.info ?? null);
+  const [positions, setPositions] = useState<TPosition[]>(first?.boot.positions ?? []);
+  const [orders, setOrders] = useState<TPendingOrder[]>(first?.boot.orders ?? []);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(!first);
   const [interval, setRefreshInterval] = useState(DEFAULT_REFRESH_MS);
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -192,9 +215,17 @@ export function TradingProvider({ children }: { children: ReactNode }) {
     await refresh();
   }, [lang, refresh]);
 
+  // A server-rendered start has its list and figures: it only settles the account cookie as the
+  // browser's own load would have (the account stream then takes over the figures).
+  const started = useRef(false);
   useEffect(() => {
+    if (first && !started.current) {
+      started.current = true;
+      applyCookie(first.cookie);
+      return;
+    }
     void reload();
-  }, [reload]);
+  }, [reload, first]);
 
   // The account stream: snapshots and events of the current account, and the connection status.
   useEffect(() => {
