@@ -2,6 +2,7 @@ import { intlLocale } from '@broker/i18n/locales';
 import { createTranslator, type TCatalog, type TTranslate } from '@broker/i18n/translator';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { dateFormat, numberFormat } from './intl-cache';
+import { reloadForChunkError } from './resilience';
 
 interface TI18n {
   lang: string;
@@ -80,18 +81,55 @@ export function I18nProvider({
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
-/** A language's whole catalog from its static file, tried three times. */
-export async function fetchCatalog(href: string, tries = 3): Promise<TCatalog> {
+/** The pause before catalog attempt `attempt` (1-based): 0.5 s doubling, at most 30 s. */
+export function catalogRetryMs(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** (attempt - 1));
+}
+
+/**
+ * A language's whole catalog from its static file. A failed attempt is tried again after a growing
+ * pause (`catalogRetryMs`, cut short when the browser comes back online) for as long as the page is
+ * open: a message that was not inlined reads as empty meanwhile, never as its raw key. A file that
+ * is gone (404: a new deployment replaced it) reloads the page once, as a missing chunk does (spec 8).
+ */
+export async function fetchCatalog(
+  href: string,
+  {
+    load = (url: string) => fetch(url),
+    wait = waitOrOnline,
+    gone = () => reloadForChunkError(),
+  }: {
+    load?: (url: string) => Promise<Response>;
+    wait?: (ms: number) => Promise<void>;
+    gone?: () => void;
+  } = {},
+): Promise<TCatalog> {
+  let reloaded = false;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const response = await fetch(href);
+      const response = await load(href);
       if (response.ok) return (await response.json()) as TCatalog;
-      if (attempt >= tries) throw new Error(`catalog ${href}: HTTP ${response.status}`);
-    } catch (error) {
-      if (attempt >= tries) throw error;
+      if (response.status === 404 && !reloaded) {
+        reloaded = true;
+        gone();
+      }
+    } catch {
+      // offline or the connection dropped: try again
     }
-    await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    await wait(catalogRetryMs(attempt));
   }
+}
+
+function waitOrOnline(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    window.addEventListener('online', done);
+  });
 }
 
 export function useI18n(): TI18n {
