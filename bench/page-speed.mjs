@@ -11,8 +11,9 @@
 // (a fresh browser context). For each page it prints the bytes transferred (as sent, compressed) for
 // HTML, JS, CSS and fonts, FCP, LCP, the long-task total (TBT-like: the sum of each main-thread task's
 // time beyond 50 ms, from navigation to 5 s after load) and, on the terminal, the time to the first
-// live price (a watchlist price changed by the stream), each beside the issue's target. The terminal
-// is loaded as the demo trader (signed in once through the form; BENCH_EMAIL, BENCH_PASSWORD).
+// live price (a price on screen once the market stream has delivered its first quote, the page's
+// `market-stream:first-quote` mark), each beside the issue's target. The terminal is loaded as the
+// demo trader (signed in once through the form; BENCH_EMAIL, BENCH_PASSWORD).
 // Baselines in the same run: the same page unthrottled (mobile emulation only), and a bare static
 // HTML page (a heading and a paragraph) answered by a bare Fastify route, throttled the same way,
 // which is the floor the network and CPU settings allow.
@@ -162,18 +163,26 @@ const observeInPage = () => {
       m.interactions[e.interactionId] = Math.max(m.interactions[e.interactionId] ?? 0, e.duration);
     }
   }).observe({ type: 'event', durationThreshold: 16, buffered: true });
-  const initial = new WeakMap();
+  // A live price: a price on screen once the market stream has delivered its first quote (the
+  // page's User Timing mark). A server-rendered terminal shows the last quote from its first paint;
+  // it is live when the stream's snapshot (or first tick) has arrived and a price is shown.
+  let streamAt = null;
+  const shown = () =>
+    [...document.querySelectorAll('.tr-watch-price, .tr-chart-price')].some((el) =>
+      /\d/.test(el.textContent ?? ''),
+    );
   const check = () => {
-    if (m.livePrice !== null) return;
-    for (const el of document.querySelectorAll('.tr-watch-price, .tr-chart-price')) {
-      const text = el.textContent ?? '';
-      if (!initial.has(el)) initial.set(el, document.documentElement.dataset.hydrated ? '' : text);
-      if (/\d/.test(text) && text !== initial.get(el)) {
-        m.livePrice = performance.now();
-        return;
-      }
-    }
+    if (m.livePrice !== null || streamAt === null) return;
+    // The stream was first: the price counts from when it shows.
+    if (shown()) m.livePrice = performance.now();
   };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.name !== 'market-stream:first-quote' || streamAt !== null) continue;
+      streamAt = e.startTime;
+      if (shown()) m.livePrice = e.startTime;
+    }
+  }).observe({ type: 'mark', buffered: true });
   document.addEventListener('DOMContentLoaded', () => {
     check();
     new MutationObserver(check).observe(document.body, {
