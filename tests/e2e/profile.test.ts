@@ -128,7 +128,8 @@ describe('profile, feedback and third-party accounts in the browser', () => {
     await passProvider(page, 'demo-link');
 
     const notice = page.getByTestId('union-notice');
-    expect(await notice.textContent()).toBe(en['union.bound']);
+    // The notice's message may arrive with the page's whole catalog, after hydration.
+    await expect.poll(() => notice.textContent()).toBe(en['union.bound']);
     // The result is shown once: the address no longer carries it.
     await expect.poll(() => new URL(page.url()).search).toBe('');
     await expect.poll(() => provider.getAttribute('data-bound')).toBe('true');
