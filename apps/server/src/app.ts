@@ -24,7 +24,8 @@ import { NatsBus } from './cluster/nats-bus';
 import type { TRemoteAccountsAnswer } from './cluster/remote-accounts';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
-import { migrate } from './db/migrate';
+import { migrate, readMigrations } from './db/migrate';
+import { pgliteSnapshotFile } from './db/pglite-snapshot';
 import { AccountStream } from './http/account-stream';
 import type { TServices } from './http/context';
 import { sendError } from './http/envelope';
@@ -97,9 +98,21 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1_048_576,
   });
+  const migrations = readMigrations();
+  const snapshot = /^postgres(ql)?:\/\//.test(config.DATABASE_URL ?? '')
+    ? null
+    : pgliteSnapshotFile(migrations);
   const database =
-    options.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }));
-  await migrate(database);
+    options.database ??
+    (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, snapshot }));
+  await migrate(database, migrations);
+  // The first new embedded database of these migrations leaves its snapshot for the next ones.
+  if (database.origin === 'created' && database.dump && snapshot && !existsSync(snapshot))
+    await database
+      .dump(snapshot)
+      .catch((error: Error) =>
+        app.log.warn(`database snapshot not written (${error.message}): the next new database is created`),
+      );
   // The bus between instances: NATS with NATS_URL (several instances share the engine), otherwise
   // in-process (one instance, as `npm start` runs it). ADR 014.
   const busLog = { info: (m: string) => app.log.info(m), warn: (m: string) => app.log.warn(m) };

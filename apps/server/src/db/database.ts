@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -39,6 +39,13 @@ export interface TDatabase {
    * in pg_stat_activity. PGlite has one session, inside this process, and none to give.
    */
   session?(applicationName: string): Promise<TSession>;
+  /**
+   * Embedded PGlite only: how this database came to be — `created` (a new cluster), `snapshot` (a new
+   * cluster loaded from a snapshot, ./pglite-snapshot.ts) or `existing` (a data folder in use).
+   */
+  origin?: 'created' | 'snapshot' | 'existing';
+  /** Embedded PGlite only: writes the cluster, gzipped, to `file` for new databases to start from. */
+  dump?(file: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -146,6 +153,8 @@ async function probeServer(url: string) {
 export async function openDatabase(options: {
   url?: string | undefined;
   dataDir: string;
+  /** A snapshot file a new embedded database starts from when it exists (./pglite-snapshot.ts). */
+  snapshot?: string | null;
 }): Promise<TDatabase> {
   if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
     pg.types.setTypeParser(PG_INT8, (v) => v);
@@ -238,9 +247,21 @@ export async function openDatabase(options: {
   const inMemory = options.url?.startsWith('memory://');
   const dir = resolve(options.dataDir, 'pglite');
   if (!inMemory) mkdirSync(join(dir, '..'), { recursive: true });
+  const created = inMemory || !existsSync(join(dir, 'PG_VERSION'));
+  const snapshot = created && options.snapshot && existsSync(options.snapshot) ? options.snapshot : undefined;
   // int8 and numeric stay strings (money is never a float): the thread sets those parsers.
-  const client = new PGliteThread(inMemory ? undefined : dir);
-  await client.waitReady;
+  let client = new PGliteThread(inMemory ? undefined : dir, snapshot);
+  try {
+    await client.waitReady;
+  } catch (error) {
+    if (!snapshot) throw error;
+    // An unreadable snapshot (cut short, another version): the new cluster is created instead.
+    await client.terminate();
+    if (!inMemory) rmSync(dir, { recursive: true, force: true });
+    client = new PGliteThread(inMemory ? undefined : dir);
+    await client.waitReady;
+  }
+  const origin = !created ? 'existing' : snapshot && client.snapshot ? 'snapshot' : 'created';
   const pool = pglitePool(client);
   // biome-ignore lint/suspicious/noExplicitAny: the wrapper implements the subset of pg.Pool Kysely uses
   const db = new Kysely<TDatabaseSchema>({ dialect: new PostgresDialect({ pool: pool as any }) });
@@ -265,6 +286,8 @@ export async function openDatabase(options: {
   return {
     db,
     kind: 'pglite',
+    origin,
+    dump: (file) => client.dump(file),
     // One message to the thread runs all its statements as one implicit transaction: it needs no
     // hold on the session, only that no one else's transaction is open.
     exec: async (text) => {

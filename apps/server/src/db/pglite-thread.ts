@@ -17,7 +17,7 @@ interface TReply {
 /**
  * PGlite run in a worker thread (`pglite-worker.mjs`): the same queries and results as an in-thread
  * PGlite, but its WebAssembly no longer takes the server's event loop (ADR 008). Messages: `query`,
- * `exec` and `close`, with the database's errors passed back with their fields. The worker keeps
+ * `exec`, `dump` and `close`, with the database's errors passed back with their fields. The worker keeps
  * the process alive only while a call is waiting for it.
  */
 export class PGliteThread {
@@ -27,9 +27,13 @@ export class PGliteThread {
   private failure: Error | null = null;
   readonly waitReady: Promise<void>;
 
-  constructor(dataDir: string | undefined) {
+  /** `snapshot`: a file written by `dump`, for a new database to start from (./pglite-snapshot.ts). */
+  constructor(
+    dataDir: string | undefined,
+    readonly snapshot?: string,
+  ) {
     this.worker = new Worker(PGLITE_WORKER, {
-      workerData: { dataDir },
+      workerData: { dataDir, snapshot },
       // The worker runs plain JavaScript: no TypeScript loader from the parent. DB_THREAD_CPU_PROF
       // names a directory for CPU profiles of the database threads (a debugging aid).
       execArgv: process.env.DB_THREAD_CPU_PROF
@@ -60,7 +64,7 @@ export class PGliteThread {
     this.worker.on('exit', (code) => fail(new DatabaseUnavailableError(`database thread exited (${code})`)));
   }
 
-  private call(message: { op: 'query' | 'exec' | 'close'; text?: string; params?: unknown[] }) {
+  private call(message: { op: 'query' | 'exec' | 'dump' | 'close'; text?: string; params?: unknown[] }) {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<TReply>((resolve, reject) => {
@@ -88,6 +92,17 @@ export class PGliteThread {
 
   async exec(text: string): Promise<void> {
     await this.call({ op: 'exec', text });
+  }
+
+  /** Stops the thread at once (a database that failed to start). */
+  async terminate(): Promise<void> {
+    this.failure ??= new DatabaseUnavailableError('database closed');
+    await this.worker.terminate();
+  }
+
+  /** Writes the whole cluster, gzipped, to `file` (a snapshot for new databases to start from). */
+  async dump(file: string): Promise<void> {
+    await this.call({ op: 'dump', text: file });
   }
 
   async close(): Promise<void> {
