@@ -1,6 +1,15 @@
 import { intlLocale } from '@broker/i18n/locales';
 import { createTranslator, type TCatalog, type TTranslate } from '@broker/i18n/translator';
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { dateFormat, numberFormat } from './intl-cache';
 import { reloadForChunkError } from './resilience';
 
@@ -53,7 +62,8 @@ export function I18nProvider({
     const settle = (full: TCatalog | null) => {
       if (full) Object.assign(catalog, full);
       pending.current = false;
-      if (live && missed.current) setVersion((n) => n + 1);
+      // The page's second render with every message, in slices (a transition), not one long task.
+      if (live && missed.current) startTransition(() => setVersion((n) => n + 1));
     };
     void complete.then(settle, () => settle(null));
     return () => {
