@@ -68,6 +68,36 @@ describe('market data screens in the browser', () => {
     await context.close();
   });
 
+  it('keeps the hot strip’s height while its quotes load, on a phone and a desktop', async () => {
+    for (const mobile of [true, false]) {
+      const context = await newContext(browser, { mobile });
+      const page = await context.newPage();
+      // The quotes are held back until the loading cards have been measured.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/v1/quote/currencyhot', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.baseUrl}/en/markets`);
+      const strip = page.getByTestId('hot-strip');
+      await strip.locator('.skeleton').first().waitFor();
+      const loading = (await strip.boundingBox())?.height ?? 0;
+      release();
+      await strip.locator('a.mk-hot-card').first().waitFor();
+      const loaded = (await strip.boundingBox())?.height ?? 0;
+      expect(loading).toBeGreaterThan(0);
+      // The table below does not move when the quotes arrive (a layout shift).
+      expect(
+        Math.abs(loaded - loading),
+        `${mobile ? 'phone' : 'desktop'}: ${loading} -> ${loaded}`,
+      ).toBeLessThanOrEqual(1);
+      await context.close();
+    }
+  });
+
   it('draws the symbol page chart from history and moves its last bar live', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -155,10 +155,20 @@ function HotStrip({ items, loading }: { items: TNamedQuote[]; loading: boolean }
       <div className="mk-hot-list">
         {loading
           ? Array.from({ length: 6 }, (_, i) => (
+              // Each bar sits in a line of the loaded card's own type (`mk-sk-line`: one line high),
+              // so the strip keeps its height when the quotes arrive.
               <div key={i} className="mk-hot-card" aria-hidden="true">
-                <span className="skeleton mk-sk-symbol" />
-                <span className="skeleton mk-sk-num" />
-                <span className="skeleton mk-sk-name" />
+                <span className="mk-hot-head">
+                  <span className="mk-symbol mk-sk-line">
+                    <span className="skeleton mk-sk-symbol" />
+                  </span>
+                </span>
+                <span className="mk-hot-price mk-sk-line">
+                  <span className="skeleton mk-sk-num" />
+                </span>
+                <span className="mk-name mk-sk-line">
+                  <span className="skeleton mk-sk-name" />
+                </span>
               </div>
             ))
           : items.map((quote) => {
