@@ -121,6 +121,12 @@ describe('profile, feedback and third-party accounts in the browser', () => {
   it('links the sandbox account to the demo trader from the security tab, then unlinks it', async () => {
     const context = await signedInContext();
     const page = await context.newPage();
+    // The page's whole catalog arrives late, as on a slow link: the notice shown as the page opens
+    // must still get its text once it has.
+    await page.route('**/assets/catalog-*.json', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await open(page, '/en/personalCenter/setting/security');
     const provider = page.locator('[data-testid=provider][data-provider=sandbox]');
     expect(await provider.getAttribute('data-bound')).toBe('false');

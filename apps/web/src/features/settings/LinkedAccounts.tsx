@@ -1,5 +1,6 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
 import { AppErrorCode } from '@broker/domain/result-codes';
+import type { TTranslate } from '@broker/i18n/translator';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
@@ -14,7 +15,11 @@ type TLoad =
   | { status: 'loading' }
   | { status: 'failed'; message: string }
   | { status: 'ready'; providers: TProvider[] };
-type TNotice = { kind: 'info' | 'error'; text: string };
+/**
+ * A notice's text, or how to write it: one set as the page opens is translated when shown, since
+ * its message may arrive with the page's whole catalog, after hydration (docs/i18n.md).
+ */
+type TNotice = { kind: 'info' | 'error'; text: string | ((t: TTranslate) => string) };
 
 const WHEN: Intl.DateTimeFormatOptions = { dateStyle: 'medium' };
 
@@ -48,8 +53,9 @@ export function LinkedAccounts() {
     const result = params.get('union');
     const error = params.get('unionError');
     if (!result && !error) return;
-    if (result === 'bound' || result === 'replaced') setNotice({ kind: 'info', text: t(`union.${result}`) });
-    else if (error) setNotice({ kind: 'error', text: unionErrorText(error, t) });
+    if (result === 'bound' || result === 'replaced')
+      setNotice({ kind: 'info', text: (tr) => tr(`union.${result}`) });
+    else if (error) setNotice({ kind: 'error', text: (tr) => unionErrorText(error, tr) });
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -59,7 +65,7 @@ export function LinkedAccounts() {
       },
       { replace: true, preventScrollReset: true },
     );
-  }, [params, setParams, t]);
+  }, [params, setParams]);
 
   const link = async (provider: TProvider) => {
     setNotice(null);
@@ -101,7 +107,7 @@ export function LinkedAccounts() {
           data-testid="union-notice"
           data-kind={notice.kind}
         >
-          <span>{notice.text}</span>
+          <span>{typeof notice.text === 'function' ? notice.text(t) : notice.text}</span>
           <button
             type="button"
             className="icon-button"
