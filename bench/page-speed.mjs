@@ -213,6 +213,8 @@ async function signIn(browser, baseUrl) {
   const switcher = page.getByTestId('account-switcher');
   await Promise.race([empty.waitFor({ timeout: 30_000 }), switcher.waitFor({ timeout: 30_000 })]);
   if (await empty.isVisible()) {
+    // The server renders this screen: its button works once the page has hydrated.
+    await page.waitForSelector('html[data-hydrated]');
     await page.getByTestId('open-demo').click();
     await switcher.waitFor({ timeout: 30_000 });
   }

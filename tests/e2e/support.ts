@@ -147,6 +147,14 @@ export async function newContext(
         await page.waitForSelector('html[data-hydrated]', { timeout: 15_000 }).catch(() => undefined);
       return response;
     };
+    // The same after a navigation the page makes itself (a sign-in form sends the browser on with a
+    // full page load): the next page is server-rendered, and its buttons work once it has hydrated.
+    const waitForURL = page.waitForURL.bind(page);
+    page.waitForURL = async (url, options) => {
+      await waitForURL(url, options);
+      if (!new URL(page.url()).pathname.startsWith('/admin') && (await page.$('#root').catch(() => null)))
+        await page.waitForSelector('html[data-hydrated]', { timeout: 15_000 }).catch(() => undefined);
+    };
     return page;
   };
   return context;
