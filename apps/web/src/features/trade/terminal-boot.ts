@@ -35,9 +35,9 @@ function cookieOf(request: Request, name: string): string | undefined {
 }
 
 /**
- * Reads the terminal's first screen through the host's gateway calls. Any call that fails (a
- * session that just ended, a rate limit) answers null:
- * the page then renders its skeleton and the browser loads the terminal as it always did.
+ * Reads the terminal's first screen through the host's gateway calls. Any call that fails (a session
+ * that just ended, a rate limit) answers null: the page then renders its loading frame and the
+ * browser loads the terminal as it always did. The page is sent `no-store`: the data is never cached.
  */
 export async function loadTerminalBoot(
   host: TWebHost,
