@@ -83,8 +83,7 @@ async function start() {
   });
   // Hydration as a transition: React then hydrates in slices of a few milliseconds, yielding to the
   // browser between them, instead of one task as long as the page (the terminal's was 240 ms at 4x
-  // CPU). The page is already painted from the server; a click meanwhile is replayed once its part
-  // has hydrated.
+  // CPU). The page is already painted from the server.
   startTransition(() => {
     hydrateRoot(
       document.getElementById('root') as HTMLElement,

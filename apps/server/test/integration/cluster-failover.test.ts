@@ -20,6 +20,9 @@ const onServer = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
 const SYMBOL = 'BTCUSDT';
 const RETRYABLE = new Set<number>([AppErrorCode.SERVICE_UNAVAILABLE]);
 
+/** Silence after which a stream's socket is taken for dead (the streams push several times a second). */
+const SILENCE_MS = 4000;
+
 /** A stream that reconnects when its instance dies, and counts what it receives. */
 class Stream {
   received = 0;
@@ -41,8 +44,18 @@ class Stream {
     if (this.closed) return;
     const socket = new WebSocket(this.url, { headers: this.headers });
     this.socket = socket;
-    socket.on('open', () => socket.send(this.first));
+    // Like the portal's client (ReconnectingSocket's idle check), a socket that has gone silent is
+    // dropped and opened again: one left half-open by a killed instance never closes by itself.
+    let heardAt = Date.now();
+    const watchdog = setInterval(() => {
+      if (Date.now() - heardAt > SILENCE_MS) socket.terminate();
+    }, 500);
+    socket.on('open', () => {
+      heardAt = Date.now();
+      socket.send(this.first);
+    });
     socket.on('message', (data) => {
+      heardAt = Date.now();
       const message = JSON.parse(String(data)) as { type?: string };
       if (this.counts(message)) {
         this.received++;
@@ -50,6 +63,7 @@ class Stream {
       }
     });
     const again = () => {
+      clearInterval(watchdog);
       if (this.socket !== socket || this.closed) return;
       this.socket = null;
       this.reconnects++;
