@@ -23,7 +23,7 @@ import { LeaderFeed } from './cluster/leader-feed';
 import { NatsBus } from './cluster/nats-bus';
 import type { TRemoteAccountsAnswer } from './cluster/remote-accounts';
 import type { TConfig } from './config';
-import { openDatabase, type TDatabase } from './db/database';
+import { isPostgresUrl, openDatabase, type TDatabase } from './db/database';
 import { migrate, readMigrations } from './db/migrate';
 import { pgliteSnapshotFile } from './db/pglite-snapshot';
 import { AccountStream } from './http/account-stream';
@@ -99,9 +99,7 @@ export async function buildApp(config: TConfig, options: { database?: TDatabase 
     bodyLimit: 1_048_576,
   });
   const migrations = readMigrations();
-  const snapshot = /^postgres(ql)?:\/\//.test(config.DATABASE_URL ?? '')
-    ? null
-    : pgliteSnapshotFile(migrations);
+  const snapshot = isPostgresUrl(config.DATABASE_URL) ? null : pgliteSnapshotFile(migrations);
   const database =
     options.database ??
     (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, snapshot }));

@@ -150,13 +150,18 @@ async function probeServer(url: string) {
 }
 
 /** Opens PGlite (on disk, or in memory for memory://) or a PostgreSQL server. */
+/** Whether a DATABASE_URL names a PostgreSQL server (else the embedded PGlite). */
+export function isPostgresUrl(url: string | undefined): boolean {
+  return url !== undefined && /^postgres(ql)?:\/\//.test(url);
+}
+
 export async function openDatabase(options: {
   url?: string | undefined;
   dataDir: string;
   /** A snapshot file a new embedded database starts from when it exists (./pglite-snapshot.ts). */
   snapshot?: string | null;
 }): Promise<TDatabase> {
-  if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
+  if (options.url && isPostgresUrl(options.url)) {
     pg.types.setTypeParser(PG_INT8, (v) => v);
     pg.types.setTypeParser(PG_NUMERIC, (v) => v);
     await probeServer(options.url);

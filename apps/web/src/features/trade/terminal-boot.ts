@@ -1,5 +1,6 @@
 import type { TRouteInput, TRouteName, TRouteOutput } from '@broker/contracts/routes';
 import type { TWebHost } from '@broker/contracts/web-host';
+import { readCookie } from '../../lib/cookies';
 import { ACCOUNT_COOKIE, accountsLoaded, INITIAL_ACCOUNT_STATE } from '../../lib/trading/account-state';
 import type { TTradingBoot } from '../../lib/trading/store';
 import type { TCatalogueBoot, TTradeSettings } from './useTradeData';
@@ -17,21 +18,6 @@ export interface TTerminalBoot {
   /** The trader's saved layout, null for one who has none yet (the terminal's default then). */
   layout: unknown;
   settings: TTradeSettings;
-}
-
-/** The account cookie of the request (spec 4), as the browser would read it. */
-function cookieOf(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) {
-      try {
-        return decodeURIComponent(rest.join('='));
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -54,7 +40,8 @@ export async function loadTerminalBoot(
   ]);
   if (!accounts.succeed || !accounts.Data || !layout.succeed) return null;
   if (!settings.succeed || !settings.Data || !quotes.succeed || !quotes.Data) return null;
-  const accountCookie = cookieOf(request, ACCOUNT_COOKIE) ?? null;
+  // The account cookie (spec 4) read as the browser reads it, from the request's header.
+  const accountCookie = readCookie(ACCOUNT_COOKIE, request.headers.get('cookie') ?? '') ?? null;
   const { state } = accountsLoaded(INITIAL_ACCOUNT_STATE, accounts.Data, accountCookie ?? undefined);
   const accountId = state.accountId;
   // A trader without an account gets the terminal's "open an account" screen from the first byte.
