@@ -1,5 +1,13 @@
 import type { TRouteOutput } from '@broker/contracts/routes';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { callRoute } from './api';
 import {
   browserStream,
@@ -466,12 +474,17 @@ export function useQuotes(symbols: readonly string[]): Record<string, TQuote> {
       if (quote) initial[symbol] = quote;
     }
     setQuotes(initial);
+    // Streamed prices render as a transition (here, in the candles and in the account's figures):
+    // React renders them in slices between other work, so a batch of ticks on a slow phone is never
+    // one long task, and a tap is handled before them.
     return stream.subscribeQuotes(list, (changed) =>
-      setQuotes((previous) => {
-        const next = { ...previous };
-        for (const quote of changed) next[quote.symbol] = quote;
-        return next;
-      }),
+      startTransition(() =>
+        setQuotes((previous) => {
+          const next = { ...previous };
+          for (const quote of changed) next[quote.symbol] = quote;
+          return next;
+        }),
+      ),
     );
   }, [key]);
   return quotes;
@@ -574,7 +587,7 @@ export function useCandles(symbol: string, timeframe: TTimeframe, lang: string):
         pending.push(candle);
         return;
       }
-      setState((s) => ({ ...s, candles: mergeCandle(s.candles, candle) }));
+      startTransition(() => setState((s) => ({ ...s, candles: mergeCandle(s.candles, candle) })));
     });
     void callRoute(
       'kline',
@@ -589,13 +602,9 @@ export function useCandles(symbol: string, timeframe: TTimeframe, lang: string):
       loaded = true;
       let candles = answer.Data.candles;
       for (const candle of pending) candles = mergeCandle(candles, candle);
-      setState({
-        status: 'ready',
-        candles,
-        digits: answer.Data.digits,
-        hasMore: answer.Data.candles.length > 0,
-        loadingOlder: false,
-      });
+      const hasMore = answer.Data.candles.length > 0;
+      const digits = answer.Data.digits;
+      startTransition(() => setState({ status: 'ready', candles, digits, hasMore, loadingOlder: false }));
     });
     return () => {
       request.current++;

@@ -2,6 +2,7 @@ import type { TRouteOutput } from '@broker/contracts/routes';
 import {
   createContext,
   type ReactNode,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -236,10 +237,13 @@ export function TradingProvider({
     const stopWatching = stream.watch(accountId, {
       snapshot: (data) => {
         if (stateRef.current.accountId !== accountId) return;
-        setInfo(data.info);
-        setPositions(data.positions);
-        setOrders(data.orders);
-        setError(null);
+        // Pushed figures render as a transition, like streamed prices (market-stream useQuotes).
+        startTransition(() => {
+          setInfo(data.info);
+          setPositions(data.positions);
+          setOrders(data.orders);
+          setError(null);
+        });
       },
       events: (events) => {
         for (const listener of eventListeners.current) listener(events);
