@@ -101,20 +101,13 @@ async function start() {
 }
 
 /**
- * Warms the chunks of the pages likely opened next, when the connection allows it: for a signed-in
- * trader the pages linked from this one, for an anonymous visitor the few of `likelyNextPaths`.
+ * Warms the chunks of the few pages likely opened next (`likelyNextPaths`, a visitor's or a trader's),
+ * when the connection allows it.
  */
 function prefetchNextPages(signedIn: boolean) {
   const root = document.documentElement;
   const scheduled = schedulePrefetch(() => {
-    const hrefs = new Set(
-      signedIn
-        ? [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')]
-            .map((a) => a.getAttribute('href') ?? '')
-            .filter(Boolean)
-        : likelyNextPaths(window.location.pathname),
-    );
-    for (const href of hrefs) {
+    for (const href of likelyNextPaths(window.location.pathname, signedIn)) {
       for (const match of matchRoutes(routes, href) ?? []) {
         const preload = (match.route.lazy as { preload?: () => Promise<unknown> } | undefined)?.preload;
         if (preload) void preload().catch(() => undefined);

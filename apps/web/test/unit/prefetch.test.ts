@@ -24,6 +24,22 @@ describe('likelyNextPaths (issue 21, item 14)', () => {
     expect(likelyNextPaths('/en/h5/privacy')).toEqual(['/en/register', '/en/login']);
   });
 
+  it("leads a signed-in trader to their own pages, not to every page the terminal's menus link", () => {
+    expect(likelyNextPaths('/en/trade', true)).toEqual([
+      '/en/personalCenter/account',
+      '/en/personalCenter/deposit',
+      '/en/markets',
+    ]);
+    expect(likelyNextPaths('/de/personalCenter/deposit', true)).toEqual([
+      '/de/trade',
+      '/de/personalCenter/account',
+    ]);
+    expect(likelyNextPaths('/en/personalCenter/account', true)[0]).toBe('/en/trade');
+    expect(likelyNextPaths('/en', true)).toEqual(['/en/trade', '/en/personalCenter/account']);
+    for (const from of ['/en', '/en/trade', '/en/markets', '/en/personalCenter/history'])
+      expect(likelyNextPaths(from, true).some((path) => /login|register/.test(path))).toBe(false);
+  });
+
   it('names only pages the router has, each with a lazily loaded chunk, at most three', () => {
     for (const from of [
       '/en',
@@ -33,10 +49,11 @@ describe('likelyNextPaths (issue 21, item 14)', () => {
       '/en/register',
       '/en/trade',
       '/en/converter',
+      '/en/personalCenter/deposit',
     ]) {
-      const next = likelyNextPaths(from);
-      expect(next.length).toBeLessThanOrEqual(3);
-      for (const path of next) {
+      expect(likelyNextPaths(from).length).toBeLessThanOrEqual(3);
+      expect(likelyNextPaths(from, true).length).toBeLessThanOrEqual(3);
+      for (const path of [...likelyNextPaths(from), ...likelyNextPaths(from, true)]) {
         const matches = matchRoutes(routes, path) ?? [];
         const leaf = matches.at(-1)?.route;
         expect(leaf?.path, `${from} → ${path}`).not.toBe('*');
