@@ -23,8 +23,10 @@
 // Lighthouse: with LIGHTHOUSE=1 (default) the same pages also go through Lighthouse 12 (the bench
 // workspace's dependency), mobile preset with its simulated throttling, and its performance score,
 // FCP, LCP, TBT, speed index and CLS are printed beside the target of 95 (median of RUNS runs).
+// PAGES=terminal (or a comma list of home, markets, terminal) measures only those pages;
+// LH_REPORTS=<folder> keeps each Lighthouse report as JSON, for its long-task and bootup audits.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -55,11 +57,16 @@ const INTERACTIONS = {
     await page.getByTestId('mobile-tab-chart').click();
   },
 };
-const PAGES = [
+const ALL_PAGES = [
   { name: 'home', path: '/en' },
   { name: 'markets', path: '/en/markets', interact: INTERACTIONS.markets },
   { name: 'terminal', path: '/en/trade', livePrice: true, interact: INTERACTIONS.terminal },
 ];
+/** PAGES=terminal,markets measures only those pages; LH_REPORTS=<folder> keeps Lighthouse's JSON. */
+const PAGES = process.env.PAGES
+  ? ALL_PAGES.filter((p) => process.env.PAGES.split(',').includes(p.name))
+  : ALL_PAGES;
+const LH_REPORTS = process.env.LH_REPORTS;
 /** The issue's targets, and Lighthouse's "good" thresholds where the issue names none. */
 const TARGETS = {
   fcp: { ms: 1800, note: 'Lighthouse good ≤ 1.8 s' },
@@ -332,6 +339,11 @@ async function lighthouseRun(lighthouse, port, url) {
     onlyCategories: ['performance'],
   });
   const { lhr } = result;
+  if (LH_REPORTS) {
+    mkdirSync(LH_REPORTS, { recursive: true });
+    const name = `${new URL(url).pathname.replaceAll('/', '_')}-${Date.now()}.json`;
+    writeFileSync(join(LH_REPORTS, name), JSON.stringify(lhr));
+  }
   const audit = (id) => lhr.audits[id]?.numericValue ?? null;
   return {
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),

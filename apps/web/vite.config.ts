@@ -21,7 +21,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   css: { postcss: { plugins: [woff2Only] } },
   publicDir: 'public',
   build: {
-    sourcemap: false,
+    // SOURCEMAP=1 for profiling a build (the maps stay out of production builds).
+    sourcemap: process.env.SOURCEMAP === '1',
     manifest: !isSsrBuild,
     target: 'es2022',
     // The font stylesheets are entries of their own: the server links one per page language.
