@@ -8,17 +8,28 @@ import { freshDatabaseUrl, TEST_ADMIN_PASSWORD } from './helpers';
 
 const root = join(import.meta.dirname, '../../..');
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether a server can listen on this loopback port now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free TCP port on the loopback interface, below Linux's ephemeral range (32768–60999). A port the
+ * kernel hands out for `listen(0)` comes from that range, the one outgoing connections take their
+ * local ports from: between this check and an instance's own listen, a connection of the instance
+ * started before it (to PostgreSQL, NATS, Redis) could take it, and the instance then failed with
+ * EADDRINUSE (seen once in CI). Ports below the range are never given to outgoing connections.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port between 20000 and 32000');
 }
 
 export async function until<T>(probe: () => Promise<T | undefined>, ms = 30_000, every = 100): Promise<T> {
@@ -148,17 +159,19 @@ export class LocalCluster {
     instance.child = child;
     instance.output = () => text;
     instance.exit = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-    await until(
+    const state = await until(
       async () => {
-        if (child.exitCode !== null) throw new Error(`instance ${index} exited ${child.exitCode}:\n${text}`);
+        // An instance that exited ends the wait at once (until() treats a thrown probe as "not yet").
+        if (child.exitCode !== null) return 'exited' as const;
         const health = await healthOf(instance.baseUrl);
-        return health?.code === 200 ? true : undefined;
+        return health?.code === 200 ? ('serving' as const) : undefined;
       },
       90_000,
       200,
     ).catch((error: unknown) => {
       throw new Error(`instance ${index} did not start: ${String(error)}\n${text}`);
     });
+    if (state === 'exited') throw new Error(`instance ${index} exited ${child.exitCode}:\n${text}`);
     return instance;
   }
 
