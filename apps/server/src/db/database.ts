@@ -149,12 +149,12 @@ async function probeServer(url: string) {
   }
 }
 
-/** Opens PGlite (on disk, or in memory for memory://) or a PostgreSQL server. */
 /** Whether a DATABASE_URL names a PostgreSQL server (else the embedded PGlite). */
 export function isPostgresUrl(url: string | undefined): boolean {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
 }
 
+/** Opens PGlite (on disk, or in memory for memory://) or a PostgreSQL server. */
 export async function openDatabase(options: {
   url?: string | undefined;
   dataDir: string;
