@@ -68,6 +68,31 @@ describe('market data screens in the browser', () => {
     await context.close();
   });
 
+  it('sends the quotes table and the hot list in the page’s HTML, without loading cards', async () => {
+    const html = await (await fetch(`${server.baseUrl}/en/markets`)).text();
+    const rows = html.match(/<tr class="mk-row[^"]*" data-symbol="[A-Z0-9]+"/g) ?? [];
+    expect(rows.length).toBeGreaterThan(40);
+    expect(html).toContain('data-symbol="BTCUSDT"');
+    expect(html.match(/class="mk-hot-card[^"]*" data-symbol=/g)?.length ?? 0).toBeGreaterThan(0);
+    expect(html).not.toContain('mk-row-skeleton');
+    // The browser hydrates it from the same lists: the page makes no request for them.
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (/\/quote\/currency(all|hot)$/.test(request.url())) calls.push(request.url());
+    });
+    await page.goto(`${server.baseUrl}/en/markets`);
+    await page.waitForSelector('html[data-hydrated]');
+    await expect.poll(() => page.locator('tr.mk-row[data-symbol]').count()).toBe(rows.length);
+    expect(calls).toEqual([]);
+    // A change of tab filters what the page holds, without loading the lists again.
+    await page.locator('[data-tab="crypto"]').click();
+    await expect.poll(() => page.locator('tr.mk-row[data-symbol]').count()).toBe(11);
+    expect(calls).toEqual([]);
+    await context.close();
+  });
+
   it('keeps the hot strip’s height while its quotes load, on a phone and a desktop', async () => {
     for (const mobile of [true, false]) {
       const context = await newContext(browser, { mobile });
@@ -81,7 +106,11 @@ describe('market data screens in the browser', () => {
         await held;
         await route.continue();
       });
-      await page.goto(`${server.baseUrl}/en/markets`);
+      // The server renders the lists with the page (marketsLoader); a navigation in the browser
+      // loads them, with the loading cards meanwhile.
+      await page.goto(`${server.baseUrl}/en`);
+      await page.waitForSelector('html[data-hydrated]');
+      await page.locator('.site-footer a[href="/en/markets"]').click();
       const strip = page.getByTestId('hot-strip');
       await strip.locator('.skeleton').first().waitFor();
       const loading = (await strip.boundingBox())?.height ?? 0;

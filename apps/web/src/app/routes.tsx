@@ -50,6 +50,24 @@ async function terminalLoader(args: LoaderFunctionArgs) {
   return { ...signedIn, terminal };
 }
 
+/**
+ * The markets: on the server, the quotes list and the hot list, read as the page's visitor, so the
+ * table is in the page's HTML (no skeleton, no second render of every row after two round trips). In
+ * the browser the page loads them itself (a navigation, a change of tab). A failed read answers null
+ * and the page then loads the lists as it always did.
+ */
+async function marketsLoader({ request, params, context }: LoaderFunctionArgs) {
+  const server = serverContext(context);
+  if (!server) return null;
+  const lang = params.lang as string;
+  const [all, hot] = await Promise.all([
+    server.host.callRoute(request, lang, 'currencyall', {}),
+    server.host.callRoute(request, lang, 'currencyhot', {}),
+  ]).catch(() => [null, null] as const);
+  if (!all?.succeed || !all.Data) return null;
+  return { markets: { items: all.Data, hot: hot?.succeed && hot.Data ? hot.Data : [] } };
+}
+
 function notFound(): never {
   throw data({ notFound: true }, { status: 404 });
 }
@@ -109,6 +127,10 @@ export const routes: RouteObject[] = [
           { index: true, element: <HomePage />, handle: { titleKey: 'home.meta.title', nav: 0 } },
           {
             path: 'markets',
+            loader: marketsLoader,
+            // Its data is the server's first screen only: a change of tab (a search parameter) does
+            // not need the loader again.
+            shouldRevalidate: () => false,
             handle: { titleKey: 'markets.title', nav: 1 },
             lazy: lazyPage('features/markets/MarketsPage', () => import('../features/markets/MarketsPage')),
           },

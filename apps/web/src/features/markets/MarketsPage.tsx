@@ -1,6 +1,6 @@
 import './markets.css';
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLoaderData, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { FlashPrice } from '../../components/FlashPrice';
 import { Icon } from '../../components/Icon';
@@ -207,11 +207,22 @@ export function Component() {
   const tab = parseTab(searchParams.get('tab'));
   const [query, setQuery] = useState('');
   const { favourites, toggle } = useFavourites();
-  const [list, setList] = useState<TListState>({ status: 'loading', items: [], hot: [] });
+  // The server's render comes with the lists (marketsLoader); a navigation in the browser loads them.
+  const served = (useLoaderData() as { markets?: Omit<TListState, 'status'> } | null)?.markets;
+  const [list, setList] = useState<TListState>(() =>
+    served ? { status: 'ready', ...served } : { status: 'loading', items: [], hot: [] },
+  );
   const [attempt, setAttempt] = useState(0);
+  // The language the served lists were read in: the first effect has nothing to load for it.
+  const servedLang = useRef(served ? lang : null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reloads after an error
+  // Loads the lists, again after an error (`attempt`).
   useEffect(() => {
+    if (servedLang.current === lang && attempt === 0) {
+      servedLang.current = null;
+      return;
+    }
+    servedLang.current = null;
     let cancelled = false;
     setList((s) => ({ ...s, status: 'loading' }));
     void Promise.all([callRoute('currencyall', {}, lang), callRoute('currencyhot', {}, lang)]).then(
