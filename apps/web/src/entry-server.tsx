@@ -16,11 +16,13 @@ import { serializeForScript, type TBootData } from './lib/boot';
 import { I18nProvider } from './lib/i18n';
 import { requestKlineColor } from './lib/market-format';
 import { ShellProvider } from './lib/store';
+import { scriptLoader, splitTemplateScripts, type TPageTemplate } from './page-scripts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-let template: string | null = null;
-function readTemplate(): string {
-  template ??= readFileSync(join(here, '../client/index.html'), 'utf8');
+let template: TPageTemplate | null = null;
+/** The built page, without its script tags: the page adds them after its first frame (page-scripts). */
+function readTemplate(): TPageTemplate {
+  template ??= splitTemplateScripts(readFileSync(join(here, '../client/index.html'), 'utf8'));
   return template;
 }
 
@@ -40,45 +42,40 @@ function readManifest(): Record<string, TManifestEntry> {
   return manifest;
 }
 
-const routeLinkCache = new Map<string, string[]>();
+interface TRouteCode {
+  scripts: string[];
+  styles: string[];
+}
+const routeCodeCache = new Map<string, TRouteCode>();
 /**
- * Preloads of the rendered page's own code: the chunks of its lazy routes (and the chunks they import)
- * and their stylesheets. Without them the browser finds the route's code only after the entry script
- * has run, a second round of downloads before hydration (on the terminal, 0.4 s of a throttled load).
- * The entry's own chunks are already in the page template.
+ * The rendered page's own code: the chunks of its lazy routes (and the chunks they import) and their
+ * stylesheets. Without their preloads the browser would find the route's code only after the entry
+ * script has run, a second round of downloads before hydration (on the terminal, 0.4 s of a throttled
+ * load). The entry's own chunks are in the page template.
  */
-function routeLinks(pathname: string): string[] {
+function routeCode(pathname: string): TRouteCode {
   const chunks = (matchRoutes(routes, pathname) ?? [])
-    // A route whose server render is its whole first screen opts out (`handle.preloadCode: false`):
-    // its code only hydrates, and preloading it in the head delays the paint on a slow link
-    // (terminal: Lighthouse mobile 86 with the preloads, 95 without, FCP 2.9 s against 1.9 s).
-    .filter((match) => (match.route.handle as { preloadCode?: boolean } | undefined)?.preloadCode !== false)
     .map((match) => routeChunk(match.route))
     .filter((chunk): chunk is string => chunk !== undefined);
   const key = chunks.join('|');
-  const cached = routeLinkCache.get(key);
+  const cached = routeCodeCache.get(key);
   if (cached) return cached;
   const built = readManifest();
   const entry = new Set(built['index.html']?.imports ?? []);
   const seen = new Set<string>(['index.html']);
-  const scripts: string[] = [];
-  const styles: string[] = [];
+  const code: TRouteCode = { scripts: [], styles: [] };
   const visit = (name: string) => {
     if (seen.has(name) || entry.has(name)) return;
     seen.add(name);
     const chunk = built[name];
     if (!chunk) return;
-    scripts.push(`/${chunk.file}`);
-    for (const css of chunk.css ?? []) styles.push(`/${css}`);
+    code.scripts.push(`/${chunk.file}`);
+    for (const css of chunk.css ?? []) code.styles.push(`/${css}`);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   for (const chunk of chunks) visit(`src/${chunk}.tsx`);
-  const links = [
-    ...styles.map((href) => `<link rel="preload" href="${href}" as="style" crossorigin />`),
-    ...scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}" />`),
-  ];
-  routeLinkCache.set(key, links);
-  return links;
+  routeCodeCache.set(key, code);
+  return code;
 }
 
 interface TFontFiles {
@@ -230,14 +227,20 @@ export const render: TRenderFunction = async (request, host, info) => {
     );
     boot.catalogHref = catalogFile;
   }
-  // After the entry's script and stylesheet, which the page needs first: the rendered route's own
-  // chunks, the font file and the whole catalog.
+  const page = readTemplate();
+  const code = status < 400 ? routeCode(url.pathname) : { scripts: [], styles: [] };
+  // After the entry's stylesheet, which the page needs first: the route's stylesheets and the font.
   const late = [
-    ...(status < 400 ? routeLinks(url.pathname) : []),
+    ...code.styles.map((href) => `<link rel="preload" href="${href}" as="style" crossorigin />`),
     ...fontPreload(lang),
-    ...(catalogFile ? [`<link rel="preload" href="${catalogFile}" as="fetch" crossorigin />`] : []),
   ].join('\n    ');
-  const body = readTemplate()
+  // The code, once the first frame is painted: the entry, its chunks, the route's and the catalog.
+  const loader = scriptLoader({
+    entry: page.entry,
+    modules: [...page.preloads, ...code.scripts],
+    fetches: catalogFile ? [catalogFile] : [],
+  });
+  const body = page.html
     .replace('<!--app-lang-->', intlLocale(lang))
     .replace('<!--app-theme-->', theme)
     .replace('<!--app-theme-color-->', THEME_COLOR[theme])
@@ -248,7 +251,10 @@ export const render: TRenderFunction = async (request, host, info) => {
     .replace('<!--app-head-->', () => head)
     .replace('</head>', () => `  ${late}\n  </head>`)
     .replace('<!--app-html-->', () => html)
-    .replace('<!--app-boot-->', () => `<script>window.__BOOT__=${serializeForScript(boot)}</script>`);
+    .replace(
+      '<!--app-boot-->',
+      () => `<script>window.__BOOT__=${serializeForScript(boot)}</script>\n    ${loader}`,
+    );
   return {
     status,
     headers: {

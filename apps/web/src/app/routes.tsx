@@ -255,10 +255,8 @@ export const routes: RouteObject[] = [
         path: 'trade',
         loader: terminalLoader,
         // The app prompt would cover the chart's time axis and be the page's largest paint. The server
-        // renders the whole terminal (terminalLoader): its code is needed for hydration, not for the
-        // first paint, so the page does not preload it ahead of the stylesheet and the font (the
-        // entry asks for it as soon as it runs; `preloadCode` in entry-server).
-        handle: { titleKey: 'trade.title', nav: 2, downloadPrompt: false, preloadCode: false },
+        // renders the whole terminal (terminalLoader).
+        handle: { titleKey: 'trade.title', nav: 2, downloadPrompt: false },
         errorElement: <RouteErrorBoundary />,
         lazy: lazyPage('features/trade/TradePage', () => import('../features/trade/TradePage')),
       },
