@@ -23,6 +23,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // SOURCEMAP=1 for profiling a build (the maps stay out of production builds).
     sourcemap: process.env.SOURCEMAP === '1',
+    // MINIFY=0 keeps the functions' names, for reading a CPU profile (bench/RESULTS.md).
+    minify: process.env.MINIFY !== '0',
     manifest: !isSsrBuild,
     target: 'es2022',
     // The font stylesheets are entries of their own: the server links one per page language.
