@@ -34,8 +34,11 @@ function runLoader(html: string) {
     setTimeout: (fn: () => void, ms = 0) => timers.push({ fn, ms }),
     requestAnimationFrame: (fn: () => void) => frames.push(fn),
   });
+  /** Runs the timers of `ms` set so far (not the ones they set). */
   const fire = (ms: number) => {
-    for (const timer of timers.splice(0).filter((t) => t.ms === ms)) timer.fn();
+    const due = timers.filter((t) => t.ms === ms);
+    for (const timer of due) timers.splice(timers.indexOf(timer), 1);
+    for (const timer of due) timer.fn();
   };
   return { appended, timers, frames, fire };
 }
@@ -54,27 +57,32 @@ describe('page scripts after the first frame', () => {
     expect(() => splitTemplateScripts('<html><head></head></html>')).toThrow(/no module script/);
   });
 
-  it('adds nothing before a frame, then the preloads, the catalog and the entry, once', () => {
+  it('adds nothing before a frame, then the entry, the preloads and the catalog, three per task, once', () => {
     const html = scriptLoader({
       entry: '/assets/index-AB12.js',
-      modules: ['/assets/i18n-CD34.js', '/assets/TradePage-XY.js'],
+      modules: ['/assets/i18n-CD34.js', '/assets/api-EF56.js', '/assets/TradePage-XY.js'],
       fetches: ['/assets/catalog-en-1.json'],
     });
     const run = runLoader(html);
     expect(run.appended).toEqual([]);
-    // The frame, then a task after its paint.
+    // The frame, then a task after its paint: the first three requests.
     run.frames.shift()?.();
     expect(run.appended).toEqual([]);
     run.fire(0);
+    expect(run.appended).toHaveLength(3);
+    // The fallback timer finds the work started and adds nothing.
+    run.fire(100);
+    expect(run.appended).toHaveLength(3);
+    // The next task: the rest.
+    run.fire(0);
     expect(run.appended.map((n) => [n.tag, n.rel ?? n.type, n.href ?? n.src, n.as])).toEqual([
+      ['script', 'module', '/assets/index-AB12.js', undefined],
       ['link', 'modulepreload', '/assets/i18n-CD34.js', undefined],
+      ['link', 'modulepreload', '/assets/api-EF56.js', undefined],
       ['link', 'modulepreload', '/assets/TradePage-XY.js', undefined],
       ['link', 'preload', '/assets/catalog-en-1.json', 'fetch'],
-      ['script', 'module', '/assets/index-AB12.js', undefined],
     ]);
-    // The fallback timer finds the work done.
-    run.fire(100);
-    expect(run.appended).toHaveLength(4);
+    expect(run.timers).toHaveLength(0);
   });
 
   it('loads the code after 100 ms in a tab that paints no frame', () => {
