@@ -118,6 +118,11 @@ export interface TCandleChartData {
   onNeedOlder(): void;
   /** Hides the chart's own volume bars (the terminal's volume indicator draws them in a pane). */
   hideVolume?: boolean | undefined;
+  /**
+   * The first bars are on their way: the chart is made when they arrive (or the load ends without
+   * them), so its first full draw has them, instead of a draw of empty axes and a second one.
+   */
+  loading?: boolean | undefined;
 }
 
 /** How the last redraw changed the bars: emptied, the last one updated, one appended, or all replaced. */
@@ -142,7 +147,7 @@ const NOTHING_DRAWN: TDrawn = { first: 0, last: 0, length: 0, timeframe: null, c
  */
 export function useCandleChart({
   containerRef,
-  data: { candles, digits, timeframe, klineColor, onNeedOlder, hideVolume = false },
+  data: { candles, digits, timeframe, klineColor, onNeedOlder, hideVolume = false, loading = false },
   look,
   setup,
   onDrawn,
@@ -170,6 +175,9 @@ export function useCandleChart({
   const [colors, setColors] = useState<TChartColors | null>(null);
   // Whether the chart exists: the effects below that configure it run again once it does.
   const [made, setMade] = useState(false);
+  // Whether to make it: once the first bars are here (or their load has ended), and for good.
+  const [wanted, setWanted] = useState(!loading || candles.length > 0);
+  if (!wanted && (!loading || candles.length > 0)) setWanted(true);
 
   // The chart itself, once per mount, in a task of its own after the commit that mounted its
   // container. Made in the commit's effects, the chart (about 20 ms on a fast machine), its colours
@@ -178,7 +186,7 @@ export function useCandleChart({
   // and handle a tap between them.
   useEffect(() => {
     const container = containerRef.current;
-    if (!container) return;
+    if (!container || !wanted) return;
     function makeChart(container: HTMLDivElement): () => void {
       const { priceMargins, volumeTop, rightOffset } = lookRef.current;
       const chart = createChart(container, {
@@ -233,7 +241,7 @@ export function useCandleChart({
       window.clearTimeout(timer);
       remove?.();
     };
-  }, [containerRef]);
+  }, [containerRef, wanted]);
 
   // The own volume bars, unless a volume pane shows them (never twice).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `made` runs it once the chart exists

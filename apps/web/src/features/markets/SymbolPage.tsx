@@ -439,6 +439,7 @@ export function Component() {
               <div className="mk-chart-body">
                 <CandleChart
                   candles={candles.candles}
+                  loading={candles.status === 'loading'}
                   digits={digits}
                   timeframe={timeframe}
                   klineColor={klineColor}

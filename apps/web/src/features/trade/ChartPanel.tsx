@@ -444,6 +444,7 @@ export function ChartPanel({
       <div className="tr-chart-body">
         <TradeChart
           candles={candles.candles}
+          loading={candles.status === 'loading'}
           digits={digits}
           timeframe={timeframe}
           klineColor={klineColor}
