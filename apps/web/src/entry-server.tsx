@@ -20,7 +20,7 @@ import { scriptLoader, splitTemplateScripts, type TPageTemplate } from './page-s
 
 const here = dirname(fileURLToPath(import.meta.url));
 let template: TPageTemplate | null = null;
-/** The built page, without its script tags: the page adds them after its first frame (page-scripts). */
+/** The built page, without its script tags: the page adds them after its first paint (page-scripts). */
 function readTemplate(): TPageTemplate {
   template ??= splitTemplateScripts(readFileSync(join(here, '../client/index.html'), 'utf8'));
   return template;
@@ -234,7 +234,8 @@ export const render: TRenderFunction = async (request, host, info) => {
     ...code.styles.map((href) => `<link rel="preload" href="${href}" as="style" crossorigin />`),
     ...fontPreload(lang),
   ].join('\n    ');
-  // The code, once the first frame is painted: the entry, its chunks, the route's and the catalog.
+  // The code, once the first contentful paint is on screen: the entry, its chunks, the route's
+  // chunks and the catalog.
   const loader = scriptLoader({
     entry: page.entry,
     modules: [...page.preloads, ...code.scripts],

@@ -1,5 +1,5 @@
 /**
- * The page's scripts start loading once its first frame is painted (issue 21, item 14).
+ * The page's scripts start loading once its first contentful paint is on screen (issue 21, item 14).
  *
  * The server's HTML is the whole first screen and its stylesheet the only thing that screen waits
  * for; the scripts only hydrate it. Requested from the head, the entry (about 100 KB compressed), its
@@ -7,7 +7,7 @@
  * the first paint comes after all of them (Lighthouse's mobile model counts every high-priority
  * script that finished before the paint as blocking it: FCP 2.0-2.1 s, against 0.95 s without them).
  * So the built page's script tags are taken out of its template, and a small inline script at the
- * end of the body adds them back, with the same `modulepreload` links, after the first frame.
+ * end of the body adds them back, with the same `modulepreload` links, after that paint.
  */
 
 export interface TPageTemplate {
