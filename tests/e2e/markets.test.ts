@@ -10,6 +10,8 @@ const catalog = (code: string) =>
     readFileSync(join(import.meta.dirname, `../../packages/i18n/locales/${code}.json`), 'utf8'),
   ) as Record<string, string>;
 
+const english = catalog('en');
+
 let server: TRunningServer;
 let browser: Browser;
 beforeAll(async () => {
@@ -90,6 +92,40 @@ describe('market data screens in the browser', () => {
     await page.locator('[data-tab="crypto"]').click();
     await expect.poll(() => page.locator('tr.mk-row[data-symbol]').count()).toBe(11);
     expect(calls).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the app prompt of a phone with its text, once, without a layout shift while the catalog loads', async () => {
+    const context = await newContext(browser, { mobile: true });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const shifts: string[] = [];
+      (window as unknown as { shifts: string[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { sources?: { node?: Node }[] })[])
+          for (const source of entry.sources ?? [])
+            shifts.push((source.node as Element | undefined)?.className?.toString() ?? '');
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // The whole catalog arrives only after the page has hydrated: the prompt's messages are not
+    // among the ones the server render inlined (it renders no prompt).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/catalog-en-[^/]+\.json$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.baseUrl}/en/markets`);
+    await page.waitForSelector('html[data-hydrated]');
+    const prompt = page.getByTestId('download-prompt');
+    expect(await prompt.count()).toBe(0);
+    release();
+    await expect.poll(() => prompt.locator('strong').textContent()).toBe(english['download.promptTitle']);
+    await page.waitForLoadState('networkidle');
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts);
+    expect(shifts.filter((name) => name.includes('download-prompt'))).toEqual([]);
     await context.close();
   });
 

@@ -22,7 +22,10 @@ export function DownloadPrompt() {
   useEffect(() => {
     if (device === 'mobile' && !window.localStorage.getItem(DISMISSED_KEY)) setDownloadPrompt(true);
   }, [device, setDownloadPrompt]);
-  if (!downloadPrompt || !allowed) return null;
+  // The server renders no prompt, so its messages are not among those the page inlines: it waits
+  // for the whole catalog (an empty title reads "not here yet"), instead of showing empty and then
+  // growing when the text arrives (a layout shift of 0.014 on a phone's markets page).
+  if (!downloadPrompt || !allowed || !t('download.promptTitle')) return null;
   const dismiss = () => {
     window.localStorage.setItem(DISMISSED_KEY, '1');
     setDownloadPrompt(false);
