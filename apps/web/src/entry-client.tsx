@@ -43,26 +43,11 @@ function HydrationMark() {
   return null;
 }
 
-/** Resolves once the browser has painted a frame (at most 100 ms: a hidden tab paints none). */
-function afterFirstPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 100);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        resolve();
-      }, 0),
-    );
-  });
-}
-
 async function start() {
   installChunkReloadGuard();
   const boot = window.__BOOT__;
   if (!boot) throw new Error('missing boot data');
-  // The server's HTML is the first screen: let the browser paint it before the page's own code is
-  // fetched and compiled, which would otherwise compete with that paint on a slow phone.
-  await afterFirstPaint();
+  // This code was asked for once the server's HTML was painted (page-scripts.ts): no wait here.
   // Lazy routes of the first page must be loaded before hydration, or the markup would not match.
   const matches = matchRoutes(routes, window.location) ?? [];
   await Promise.all(
