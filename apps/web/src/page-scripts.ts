@@ -37,9 +37,9 @@ function checked(href: string): string {
 }
 
 /**
- * The inline script that loads the page's code after its first frame: the entry module, then
- * `modulepreload` links for `modules` (fetched in parallel, not one import after another) and `preload`
- * links for `fetches` (the catalog). Each request costs the main thread 1-3 ms on a fast machine, so
+ * The inline script that loads the page's code after its first contentful paint: the entry module,
+ * then `modulepreload` links for `modules` (fetched in parallel, not one import after another) and
+ * `preload` links for `fetches` (the catalog). Each request costs the main thread 1-3 ms on a fast machine, so
  * they are asked for three at a time, each three in a task of its own, and none of those tasks is a
  * long one on a slow phone. It starts once the browser reports the first contentful paint (a paint
  * timing entry, which comes when the frame is on screen: an animation frame comes before its paint,

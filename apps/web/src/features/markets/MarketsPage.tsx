@@ -213,16 +213,16 @@ export function Component() {
     served ? { status: 'ready', ...served } : { status: 'loading', items: [], hot: [] },
   );
   const [attempt, setAttempt] = useState(0);
-  // The language the served lists were read in: the first effect has nothing to load for it.
-  const servedLang = useRef(served ? lang : null);
+  // The served lists are the first effect's: it has nothing to load.
+  const servedFirst = useRef(served !== undefined);
 
-  // Loads the lists, again after an error (`attempt`).
+  // Loads the lists, again after an error (`attempt`) and in another language.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reloads after an error
   useEffect(() => {
-    if (servedLang.current === lang && attempt === 0) {
-      servedLang.current = null;
+    if (servedFirst.current) {
+      servedFirst.current = false;
       return;
     }
-    servedLang.current = null;
     let cancelled = false;
     setList((s) => ({ ...s, status: 'loading' }));
     void Promise.all([callRoute('currencyall', {}, lang), callRoute('currencyhot', {}, lang)]).then(
