@@ -129,6 +129,49 @@ describe('market data screens in the browser', () => {
     await context.close();
   });
 
+  it('keeps the page still when Noto Sans arrives after the first paint (a metric-matched fallback)', async () => {
+    // On a slow connection the font file can come after the page has painted in a system font: the
+    // fallback faces of fonts/stacks.css are scaled to Noto Sans, so the swap shifts nothing (the
+    // unscaled system font shifted the home page's preview: a CLS of 0.03 to 0.05).
+    for (const path of ['/en', '/en/markets']) {
+      const context = await newContext(browser, { mobile: true });
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        const shifts: number[] = [];
+        (window as unknown as { shifts: number[] }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+            shifts.push(entry.value);
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\.woff2$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.baseUrl}${path}`);
+      await page.waitForSelector('html[data-hydrated]');
+      // Painted without the font, then the font arrives.
+      expect(await page.evaluate(() => document.fonts.check('16px "Noto Sans Variable"', 'Markets'))).toBe(
+        false,
+      );
+      release();
+      await page.waitForFunction(() => document.fonts.check('16px "Noto Sans Variable"', 'Markets'));
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+      expect(
+        shifts.reduce((sum, value) => sum + value, 0),
+        path,
+      ).toBeLessThan(0.01);
+      await context.close();
+    }
+  });
+
   it('keeps the hot strip’s height while its quotes load, on a phone and a desktop', async () => {
     for (const mobile of [true, false]) {
       const context = await newContext(browser, { mobile });
