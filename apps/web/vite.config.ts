@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { FONT_ENTRIES } from './src/fonts/fonts';
@@ -20,6 +21,20 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
   css: { postcss: { plugins: [woff2Only] } },
   publicDir: 'public',
+  // With MINIFY=0 the chart library's development build is bundled too, for its names in a profile.
+  resolve:
+    process.env.MINIFY === '0' && !isSsrBuild
+      ? {
+          alias: {
+            'lightweight-charts': fileURLToPath(
+              new URL(
+                '../../node_modules/lightweight-charts/dist/lightweight-charts.development.mjs',
+                import.meta.url,
+              ),
+            ),
+          },
+        }
+      : {},
   build: {
     // SOURCEMAP=1 for profiling a build (the maps stay out of production builds).
     sourcemap: process.env.SOURCEMAP === '1',
