@@ -5,18 +5,24 @@ const FINGERPRINT_KEY = 'fp';
 const IDENTITY_KEY = 'identity';
 
 /** A stable random id of this browser (BasicData fingerprint, anonymous token subject). */
+let fingerprintValue: string | null = null;
+/** This browser's id, made once and kept in localStorage; read once per page (every request sends it). */
 function fingerprint(): string {
+  if (fingerprintValue) return fingerprintValue;
   try {
     let value = localStorage.getItem(FINGERPRINT_KEY);
     if (!value) {
       value = crypto.randomUUID();
       localStorage.setItem(FINGERPRINT_KEY, value);
     }
+    fingerprintValue = value;
     return value;
   } catch {
     return 'no-storage';
   }
 }
+
+let phoneQuery: MediaQueryList | null = null;
 
 const languageOfPath = () => window.location.pathname.split('/')[1] || 'zh-CN';
 
@@ -76,7 +82,10 @@ export function httpClient(): HttpClient {
     lang: languageOfPath,
     preferredLanguage: () => navigator.language,
     countryCode: () => readCookie('country') ?? null,
-    deviceType: () => (window.matchMedia('(max-width: 768px)').matches ? 'mobile' : 'desktop'),
+    deviceType: () => {
+      phoneQuery ??= window.matchMedia('(max-width: 768px)');
+      return phoneQuery.matches ? 'mobile' : 'desktop';
+    },
     fingerprint,
     userId: () => (userInfoFromCookie() ? (storedIdentity()?.userId ?? null) : null),
     cipherKey: () => (userInfoFromCookie() ? (storedIdentity()?.cipherKey ?? null) : null),

@@ -436,9 +436,13 @@ export function useStreamHealth(): { health: TStreamHealth; down: boolean; now: 
     };
   }, []);
   const live = state === 'open' && online;
+  // The clock as first rendered is the mount's: only a later state sets it again (one render less
+  // for every user of this hook while a page hydrates).
+  const mounted = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new state restarts the clock
   useEffect(() => {
-    setNow(Date.now());
+    if (mounted.current) setNow(Date.now());
+    mounted.current = true;
     if (live) return;
     const timer = setInterval(() => setNow(Date.now()), STREAM_HEALTH_TIMING.tickMs);
     return () => clearInterval(timer);
@@ -457,13 +461,18 @@ export function staleSymbols(symbols: readonly string[], down: boolean, now: num
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
 
+function sameQuotes(a: Record<string, TQuote>, b: Record<string, TQuote>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((symbol) => a[symbol] === b[symbol]);
+}
+
 /** The newest quote of each symbol, live from the stream. */
 export function useQuotes(symbols: readonly string[]): Record<string, TQuote> {
   const key = [...new Set(symbols)].sort().join(',');
   const [quotes, setQuotes] = useState<Record<string, TQuote>>({});
   useEffect(() => {
     if (!key) {
-      setQuotes({});
+      setQuotes((previous) => (Object.keys(previous).length === 0 ? previous : {}));
       return;
     }
     const list = key.split(',');
@@ -473,7 +482,9 @@ export function useQuotes(symbols: readonly string[]): Record<string, TQuote> {
       const quote = stream.quote(symbol);
       if (quote) initial[symbol] = quote;
     }
-    setQuotes(initial);
+    // The same quotes keep the same object: no render when the stream has nothing new (a page's
+    // first subscription, before the stream's first message).
+    setQuotes((previous) => (sameQuotes(previous, initial) ? previous : initial));
     // Streamed prices render as a transition (here, in the candles and in the account's figures):
     // React renders them in slices between other work, so a batch of ticks on a slow phone is never
     // one long task, and a tap is handled before them.
@@ -581,7 +592,12 @@ export function useCandles(symbol: string, timeframe: TTimeframe, lang: string):
     loadingOlder.current = false;
     const pending: TCandle[] = [];
     let loaded = false;
-    setState({ status: 'loading', candles: [], digits: null, hasMore: true, loadingOlder: false });
+    // Already so on a first load: the same state spares the chart's screen a render while it hydrates.
+    setState((s) =>
+      s.status === 'loading' && s.candles.length === 0 && s.digits === null && s.hasMore && !s.loadingOlder
+        ? s
+        : { status: 'loading', candles: [], digits: null, hasMore: true, loadingOlder: false },
+    );
     const unsubscribe = marketStream().subscribeKline(symbol, timeframe, (candle) => {
       if (!loaded) {
         pending.push(candle);
