@@ -1,5 +1,5 @@
 import './trade.css';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useLoaderData, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { Header, NAV_ITEMS } from '../../components/Header';
@@ -114,6 +114,10 @@ function Terminal({
   const { favourites, toggle } = useFavourites();
   const [bottomTab, setBottomTab] = useState<TBottomTab>('positions');
   const [mobileTab, setMobileTab] = useState<TMobileTab>('chart');
+  // The tab a tap selects shows as selected at once; its panel renders next, in a render React can
+  // interrupt: the quotes' list was one task of 300-400 ms at 4x CPU between the tap and the next
+  // paint (issue 21, item 14: INP).
+  const shownTab = useDeferredValue(mobileTab);
   const [preset, setPreset] = useState<{ side: TSide; nonce: number } | null>(null);
   const [historyVersion, setHistoryVersion] = useState(0);
 
@@ -301,7 +305,7 @@ function Terminal({
   );
 
   if (phone) {
-    const showBar = mobileTab === 'chart';
+    const showBar = shownTab === 'chart';
     const digits = quote?.digits ?? 2;
     return (
       <main
@@ -329,15 +333,15 @@ function Terminal({
             </button>
           ))}
         </div>
-        <div className={`tr-mobile-body tr-mobile-${mobileTab}`}>
-          {mobileTab === 'quotes' && watchlist}
+        <div className={`tr-mobile-body tr-mobile-${shownTab}`}>
+          {shownTab === 'quotes' && watchlist}
           {/* The chart stays mounted while another tab shows: coming back to it is instant, with no
               new chart to build and no candles to load (a tab switch took 0.5 s at 4x CPU). */}
-          <div className="tr-mobile-keep" data-shown={mobileTab === 'chart'}>
+          <div className="tr-mobile-keep" data-shown={shownTab === 'chart'}>
             {chart}
           </div>
-          {mobileTab === 'trade' && ticket}
-          {mobileTab === 'positions' && bottom}
+          {shownTab === 'trade' && ticket}
+          {shownTab === 'positions' && bottom}
         </div>
         {showBar && (
           <div className="tr-action-bar" data-testid="action-bar">
