@@ -152,7 +152,8 @@ describe('market data screens in the browser', () => {
         await held;
         await route.continue();
       });
-      await page.goto(`${server.baseUrl}${path}`);
+      // Not until "load": the load event waits for the preloaded font file, held here.
+      await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('html[data-hydrated]');
       // Painted without the font, then the font arrives.
       expect(await page.evaluate(() => document.fonts.check('16px "Noto Sans Variable"', 'Markets'))).toBe(
