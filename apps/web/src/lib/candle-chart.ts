@@ -84,6 +84,28 @@ export function cutAtLeftEdge(x: number | null, labelWidth: number): boolean {
 }
 
 let measureContext: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * The price axis's width once the bars are drawn, from the last close as the axis writes it (the
+ * chart library's own sum: border, tick, inner and outer padding, label offset; 2 px spare). Its
+ * first draw comes before its bars (the chart is configured in the next commit) and sized the axis
+ * for no labels: the draw with the bars then resized every canvas of the chart again.
+ */
+function priceAxisWidth(
+  candles: readonly TCandle[],
+  { intl, digits }: { intl: string; digits: number },
+  fontFamily: string,
+): number {
+  const last = candles.at(-1);
+  if (!last) return 0;
+  measureContext ??=
+    typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measureContext) return 0;
+  measureContext.font = `${SCALE_FONT_SIZE}px ${fontFamily}`;
+  const text = measureContext.measureText(formatDecimal(intl, last.close, digits)).width;
+  const width = Math.ceil(1 + 5 + 2 * ((SCALE_FONT_SIZE / 12) * 5) + 5 + text + 2);
+  return width + (width % 2);
+}
 /** The width of a time label as the chart draws it (bold, the widest it may be). */
 function labelWidth(label: string, fontFamily: string): number {
   measureContext ??=
@@ -172,6 +194,8 @@ export function useCandleChart({
   onDrawnRef.current = onDrawn;
   const lookRef = useRef(look);
   lookRef.current = look;
+  const formatRef = useRef({ intl, digits });
+  formatRef.current = { intl, digits };
   const [colors, setColors] = useState<TChartColors | null>(null);
   // Whether the chart exists: the effects below that configure it run again once it does.
   const [made, setMade] = useState(false);
@@ -189,16 +213,20 @@ export function useCandleChart({
     if (!container || !wanted) return;
     function makeChart(container: HTMLDivElement): () => void {
       const { priceMargins, volumeTop, rightOffset } = lookRef.current;
+      const fontFamily = getComputedStyle(container).fontFamily;
       const chart = createChart(container, {
         autoSize: true,
         layout: {
           background: { type: ColorType.Solid, color: 'transparent' },
-          fontFamily: getComputedStyle(container).fontFamily,
+          fontFamily,
           fontSize: SCALE_FONT_SIZE,
           attributionLogo: true,
         },
         crosshair: { mode: CrosshairMode.Normal },
-        rightPriceScale: { scaleMargins: priceMargins },
+        rightPriceScale: {
+          scaleMargins: priceMargins,
+          minimumWidth: priceAxisWidth(candlesRef.current, formatRef.current, fontFamily),
+        },
         timeScale: { rightOffset, barSpacing: 7, minBarSpacing: 1.5 },
         handleScale: { axisPressedMouseMove: { time: true, price: true } },
       });
