@@ -89,7 +89,8 @@ let measureContext: CanvasRenderingContext2D | null | undefined;
  * The price axis's width once the bars are drawn, from the last close as the axis writes it (the
  * chart library's own sum: border, tick, inner and outer padding, label offset; 2 px spare). Its
  * first draw comes before its bars (the chart is configured in the next commit) and sized the axis
- * for no labels: the draw with the bars then resized every canvas of the chart again.
+ * for no labels: the draw with the bars then resized every canvas of the chart again. Bars of
+ * another symbol or timeframe set it again, so the axis fits their prices, not the first ones.
  */
 function priceAxisWidth(
   candles: readonly TCandle[],
@@ -404,6 +405,11 @@ export function useCandleChart({
         previous.timeframe === timeframe && previous.length > 0 && first.time < previous.first
           ? candles.findIndex((c) => c.time === previous.first)
           : -1;
+      // Bars of another symbol or timeframe: the price axis takes their width before they are drawn.
+      if (prepended < 0)
+        chart.priceScale('right').applyOptions({
+          minimumWidth: priceAxisWidth(candles, formatRef.current, chart.options().layout.fontFamily),
+        });
       series.setData(candles.map(toBar));
       volume.setData(candles.map(toVolume));
       change = 'replaced';

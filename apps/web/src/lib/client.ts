@@ -4,9 +4,11 @@ import { HttpClient } from './http';
 const FINGERPRINT_KEY = 'fp';
 const IDENTITY_KEY = 'identity';
 
-/** A stable random id of this browser (BasicData fingerprint, anonymous token subject). */
 let fingerprintValue: string | null = null;
-/** This browser's id, made once and kept in localStorage; read once per page (every request sends it). */
+/**
+ * A stable random id of this browser (BasicData fingerprint, anonymous token subject), kept in
+ * localStorage and read from it once per page (every request sends it).
+ */
 function fingerprint(): string {
   if (fingerprintValue) return fingerprintValue;
   try {
