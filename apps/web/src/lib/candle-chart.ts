@@ -84,6 +84,14 @@ export function cutAtLeftEdge(x: number | null, labelWidth: number): boolean {
 }
 
 let measureContext: CanvasRenderingContext2D | null | undefined;
+/** The width of `text` in a canvas font, or null where there is no canvas (the server render). */
+function textWidth(text: string, font: string): number | null {
+  measureContext ??=
+    typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measureContext) return null;
+  measureContext.font = font;
+  return measureContext.measureText(text).width;
+}
 
 /**
  * The price axis's width once the bars are drawn, from the last close as the axis writes it (the
@@ -99,21 +107,15 @@ function priceAxisWidth(
 ): number {
   const last = candles.at(-1);
   if (!last) return 0;
-  measureContext ??=
-    typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
-  if (!measureContext) return 0;
-  measureContext.font = `${SCALE_FONT_SIZE}px ${fontFamily}`;
-  const text = measureContext.measureText(formatDecimal(intl, last.close, digits)).width;
+  const text = textWidth(formatDecimal(intl, last.close, digits), `${SCALE_FONT_SIZE}px ${fontFamily}`);
+  if (text === null) return 0;
   const width = Math.ceil(1 + 5 + 2 * ((SCALE_FONT_SIZE / 12) * 5) + 5 + text + 2);
   return width + (width % 2);
 }
+
 /** The width of a time label as the chart draws it (bold, the widest it may be). */
 function labelWidth(label: string, fontFamily: string): number {
-  measureContext ??=
-    typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
-  if (!measureContext) return label.length * SCALE_FONT_SIZE;
-  measureContext.font = `bold ${SCALE_FONT_SIZE}px ${fontFamily}`;
-  return measureContext.measureText(label).width;
+  return textWidth(label, `bold ${SCALE_FONT_SIZE}px ${fontFamily}`) ?? label.length * SCALE_FONT_SIZE;
 }
 
 /** How one screen's chart looks: what differs between the symbol page and the terminal. */
