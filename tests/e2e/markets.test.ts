@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import Big from 'big.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import {
+  holdRequests,
+  launchBrowser,
+  newContext,
+  recordLayoutShifts,
+  startServer,
+  type TRunningServer,
+} from './support';
 
 const catalog = (code: string) =>
   JSON.parse(
@@ -98,25 +105,10 @@ describe('market data screens in the browser', () => {
   it('shows the app prompt of a phone with its text, once, without a layout shift while the catalog loads', async () => {
     const context = await newContext(browser, { mobile: true });
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      const shifts: string[] = [];
-      (window as unknown as { shifts: string[] }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { sources?: { node?: Node }[] })[])
-          for (const source of entry.sources ?? [])
-            shifts.push((source.node as Element | undefined)?.className?.toString() ?? '');
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    const layoutShifts = await recordLayoutShifts(page);
     // The whole catalog arrives only after the page has hydrated: the prompt's messages are not
     // among the ones the server render inlined (it renders no prompt).
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/catalog-en-[^/]+\.json$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, /\/assets\/catalog-en-[^/]+\.json$/);
     await page.goto(`${server.baseUrl}/en/markets`);
     await page.waitForSelector('html[data-hydrated]');
     const prompt = page.getByTestId('download-prompt');
@@ -124,8 +116,8 @@ describe('market data screens in the browser', () => {
     release();
     await expect.poll(() => prompt.locator('strong').textContent()).toBe(english['download.promptTitle']);
     await page.waitForLoadState('networkidle');
-    const shifts = await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts);
-    expect(shifts.filter((name) => name.includes('download-prompt'))).toEqual([]);
+    const moved = (await layoutShifts()).flatMap((shift) => shift.moved);
+    expect(moved.filter((name) => name.includes('download-prompt'))).toEqual([]);
     await context.close();
   });
 
@@ -136,22 +128,8 @@ describe('market data screens in the browser', () => {
     for (const path of ['/en', '/en/markets']) {
       const context = await newContext(browser, { mobile: true });
       const page = await context.newPage();
-      await page.addInitScript(() => {
-        const shifts: number[] = [];
-        (window as unknown as { shifts: number[] }).shifts = shifts;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
-            shifts.push(entry.value);
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\.woff2$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const layoutShifts = await recordLayoutShifts(page);
+      const release = await holdRequests(page, /\.woff2$/);
       // Not until "load": the load event waits for the preloaded font file, held here.
       await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('html[data-hydrated]');
@@ -164,9 +142,9 @@ describe('market data screens in the browser', () => {
       await page.evaluate(
         () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
       );
-      const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+      const shifts = await layoutShifts();
       expect(
-        shifts.reduce((sum, value) => sum + value, 0),
+        shifts.reduce((sum, shift) => sum + shift.value, 0),
         path,
       ).toBeLessThan(0.01);
       await context.close();
@@ -178,14 +156,7 @@ describe('market data screens in the browser', () => {
       const context = await newContext(browser, { mobile });
       const page = await context.newPage();
       // The quotes are held back until the loading cards have been measured.
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route('**/api/v1/quote/currencyhot', async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdRequests(page, '**/api/v1/quote/currencyhot');
       // The server renders the lists with the page (marketsLoader); a navigation in the browser
       // loads them, with the loading cards meanwhile.
       await page.goto(`${server.baseUrl}/en`);

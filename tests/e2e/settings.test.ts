@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from '../../apps/server/src/modules/identity/captcha';
-import { launchBrowser, newContext, startServer, type TRunningServer } from './support';
+import { holdRequests, launchBrowser, newContext, startServer, type TRunningServer } from './support';
 
 let server: TRunningServer;
 let browser: Browser;
@@ -120,20 +120,13 @@ describe('settings in the browser', () => {
     expect(await page.locator('.pc-menu-item.active').getAttribute('data-section')).toBe('setting');
 
     // Hold the save on its way to show that the page changes before the server answers.
-    let release: (() => void) | undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/savesettings', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/savesettings');
     await page.getByTestId('theme-white').click();
     await eventually(() => page.getAttribute('html', 'data-theme')).toBe('white');
     expect(await page.getByTestId('save-status').getAttribute('data-status')).toBe('saving');
     expect(await bodyBackground(page)).not.toBe(navy);
     expect(await bodyBackground(page)).toBe('rgb(245, 247, 251)');
-    release?.();
+    release();
     await waitSaved(page);
     await page.unroute('**/savesettings');
     // Another open tab of the portal follows once the choice is saved.

@@ -169,6 +169,52 @@ export async function gotoReady(page: Page, url: string): Promise<void> {
   await page.waitForSelector('html[data-hydrated]', { timeout: 30_000 });
 }
 
+/**
+ * Holds the page's requests to `url` (a glob or a pattern) on their way until the returned function
+ * is called; they then go on to the server.
+ */
+export async function holdRequests(page: Page, url: string | RegExp): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/** One layout shift of a page: its score and the class names of the elements it moved. */
+export interface TLayoutShift {
+  value: number;
+  moved: string[];
+}
+
+/**
+ * Records the layout shifts of every document the page loads from now on (a `layout-shift`
+ * observer added before the page's own scripts); the returned function reads the current one's.
+ */
+export async function recordLayoutShifts(page: Page): Promise<() => Promise<TLayoutShift[]>> {
+  await page.addInitScript(() => {
+    const shifts: { value: number; moved: string[] }[] = [];
+    (window as unknown as { layoutShifts: typeof shifts }).layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        sources?: { node?: Node }[];
+      })[])
+        shifts.push({
+          value: entry.value,
+          moved: (entry.sources ?? []).map(
+            (source) => (source.node as Element | undefined)?.className?.toString() ?? '',
+          ),
+        });
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { layoutShifts: TLayoutShift[] }).layoutShifts);
+}
+
 /** Signs a staff member in on the back office's sign-in page and waits until it has moved on. */
 export async function signInStaff(
   page: Page,
